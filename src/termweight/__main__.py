@@ -1,0 +1,3 @@
+from termweight.cli import main
+
+raise SystemExit(main())

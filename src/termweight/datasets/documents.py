@@ -1,0 +1,69 @@
+"""Parsed text documents before tokenising: ids, raw text, labels and predefined split."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from termweight import io
+from termweight.errors import DataError
+
+
+@dataclass
+class Documents:
+    """Raw documents of a text dataset.
+
+    ``labels`` holds, per document, the list of its class names (one for single-label data);
+    ``classes`` fixes the class order (ordinal order for ordinal data); ``subset`` is the
+    predefined split membership per document (``train``/``test``/``valid``, or ``all``).
+    """
+
+    name: str
+    doc_ids: list[str]
+    texts: list[str]
+    labels: list[list[str]]
+    subset: list[str]
+    classes: list[str]
+    multilabel: bool = False
+    ordinal: bool = False
+    info: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        n = len(self.doc_ids)
+        if n == 0:
+            raise DataError(self.name, "no documents parsed")
+        for what, seq in (("texts", self.texts), ("labels", self.labels), ("subset", self.subset)):
+            if len(seq) != n:
+                raise DataError(self.name, f"{what} has {len(seq)} entries for {n} documents")
+        known = set(self.classes)
+        for doc_id, labs in zip(self.doc_ids, self.labels, strict=True):
+            unknown = set(labs) - known
+            if unknown:
+                raise DataError(self.name, f"document {doc_id}: unknown classes {sorted(unknown)}")
+            if not self.multilabel and len(labs) != 1:
+                raise DataError(self.name, f"document {doc_id}: {len(labs)} labels in single-label data")
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame({"doc_id": self.doc_ids, "text": self.texts,
+                             "labels": ["\t".join(labs) for labs in self.labels],
+                             "subset": self.subset})
+
+    def save(self, directory) -> None:
+        directory = Path(directory)
+        io.write_table(directory / "documents.parquet", self.to_frame())
+        io.write_json(directory / "documents.json", {
+            "name": self.name, "classes": self.classes, "multilabel": self.multilabel,
+            "ordinal": self.ordinal, "n_docs": len(self.doc_ids), "info": self.info})
+
+    @classmethod
+    def load(cls, directory) -> Documents:
+        directory = Path(directory)
+        meta = io.read_json(directory / "documents.json")
+        frame = io.read_table(directory / "documents.parquet")
+        return cls(name=meta["name"], doc_ids=frame["doc_id"].astype(str).tolist(),
+                   texts=frame["text"].tolist(),
+                   labels=[s.split("\t") if s else [] for s in frame["labels"]],
+                   subset=frame["subset"].tolist(), classes=meta["classes"],
+                   multilabel=meta["multilabel"], ordinal=meta["ordinal"], info=meta["info"])

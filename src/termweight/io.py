@@ -1,0 +1,164 @@
+"""Atomic, pickle-free file I/O for every intermediate the pipeline writes.
+
+Every writer writes to a temporary file in the target directory and renames it into place, so an
+interrupted step never leaves a half-written output. Matrices are CSR ``.npz`` files loaded with
+``allow_pickle=False``; tables are CSV or Parquet; everything else is JSON.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+from termweight.errors import DataError
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or path.suffix,
+                               dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_text(path, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path, obj) -> None:
+    """Write ``obj`` as sorted, indented JSON (stable bytes for DVC hashing)."""
+    write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_json_default) + "\n")
+
+
+def _json_default(o):
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except json.JSONDecodeError as exc:
+        raise DataError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+
+
+def save_arrays(path, **arrays) -> None:
+    """Save dense arrays and CSR matrices to one ``.npz``.
+
+    A sparse matrix ``name`` is stored as ``name.data``, ``name.indices``, ``name.indptr`` and
+    ``name.shape`` so that the file opens with plain ``np.load(allow_pickle=False)``.
+    """
+    flat: dict[str, np.ndarray] = {}
+    for name, value in arrays.items():
+        if sp.issparse(value):
+            m = sp.csr_matrix(value)
+            m.sort_indices()
+            flat[f"{name}.data"] = m.data
+            flat[f"{name}.indices"] = m.indices.astype(np.int32, copy=False)
+            flat[f"{name}.indptr"] = m.indptr.astype(np.int64, copy=False)
+            flat[f"{name}.shape"] = np.asarray(m.shape, dtype=np.int64)
+        else:
+            arr = np.asarray(value)
+            if arr.dtype == object:
+                raise TypeError(f"array {name!r} has dtype object; store strings as str arrays")
+            flat[name] = arr
+    with atomic_path(path, suffix=".npz") as tmp:
+        _write_npz_deterministic(tmp, flat)
+
+
+def _write_npz_deterministic(path, arrays: Mapping[str, np.ndarray]) -> None:
+    """Like ``np.savez_compressed`` but byte-stable: fixed member order and timestamps.
+
+    NumPy stamps each zip member with the current time, so two runs producing equal arrays give
+    different bytes and DVC would see a change. Here every member is dated 1980-01-01.
+    """
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(arrays):
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            with zf.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.ascontiguousarray(arrays[name]),
+                                          allow_pickle=False)
+
+
+def load_arrays(path) -> dict:
+    """Load what :func:`save_arrays` wrote; CSR matrices are reassembled."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            raw = {k: z[k] for k in z.files}
+    except (OSError, ValueError) as exc:
+        raise DataError(path, f"cannot read arrays: {exc}") from None
+    out: dict = {}
+    for key in sorted(raw):
+        if key.endswith(".shape"):
+            name = key[: -len(".shape")]
+            out[name] = sp.csr_matrix(
+                (raw[f"{name}.data"], raw[f"{name}.indices"], raw[f"{name}.indptr"]),
+                shape=tuple(int(s) for s in raw[key]),
+            )
+    for key, value in raw.items():
+        if key.rsplit(".", 1)[-1] in {"data", "indices", "indptr", "shape"} and "." in key:
+            continue
+        out[key] = value
+    return out
+
+
+def sha256_file(path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def write_table(path, frame) -> None:
+    """Write a pandas DataFrame as CSV or Parquet, chosen by the file suffix."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        if path.suffix == ".parquet":
+            frame.to_parquet(tmp, index=False)
+        elif path.suffix == ".csv":
+            frame.to_csv(tmp, index=False, lineterminator="\n", float_format="%.10g")
+        else:
+            raise ValueError(f"{path}: unknown table suffix (use .csv or .parquet)")
+
+
+def read_table(path):
+    import pandas as pd
+
+    path = Path(path)
+    if path.suffix == ".parquet":
+        return pd.read_parquet(path)
+    return pd.read_csv(path)
+
+
+def canonical_hash(obj: Mapping) -> str:
+    """SHA-256 of a JSON-serialisable mapping with sorted keys (params hashes, provenance)."""
+    blob = json.dumps(obj, sort_keys=True, default=_json_default).encode()
+    return hashlib.sha256(blob).hexdigest()

@@ -103,7 +103,7 @@ def _write_npz_deterministic(path, arrays: Mapping[str, np.ndarray]) -> None:
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             with zf.open(info, "w", force_zip64=True) as fh:
-                np.lib.format.write_array(fh, np.ascontiguousarray(arrays[name]),
+                np.lib.format.write_array(fh, np.asarray(arrays[name], order="C"),
                                           allow_pickle=False)
 
 

@@ -15,19 +15,43 @@ from typing import Literal
 
 from termweight.errors import ConfigError
 
+UNPINNED = ""  # a ``sha256`` value meaning "no checksum could be confirmed for this file"
+
+
+@dataclass(frozen=True)
+class ArchiveSource:
+    """A canonical archive that contains a file which has no download URL of its own.
+
+    ``sha256`` of the archive may be :data:`UNPINNED` when it could not be confirmed; the member
+    itself is always checked against its own :attr:`FileSpec.sha256` after it is taken out.
+    ``member`` is the path inside the archive (default: the unique member whose path ends with
+    the file's name).
+    """
+
+    name: str
+    urls: tuple[str, ...]
+    sha256: str = UNPINNED
+    member: str | None = None
+
 
 @dataclass(frozen=True)
 class FileSpec:
     """One raw file (or archive) of a dataset.
 
-    ``name`` is the file name inside the dataset's raw directory and inside a mirror directory;
-    ``urls`` are tried in order; ``sha256`` is checked before anything is parsed.
+    ``name`` is the file name inside the dataset's raw directory and inside a mirror directory
+    (it may contain ``/`` for files in sub-folders); ``urls`` are tried in order; ``sha256`` is
+    checked before anything is parsed. ``mirror_sha256`` is the SHA-256 of a documented repack in
+    the mirror that is not byte-identical to the canonical file (same content, e.g. a re-created
+    tar.gz); a mirror copy may match either hash, a download must match ``sha256``. ``archive``
+    names the canonical archive to take the file from when it has no URL of its own.
     """
 
     name: str
     urls: tuple[str, ...]
     sha256: str
     extract: bool = False  # unpack a .tar.gz / .zip after verification
+    mirror_sha256: str | None = None
+    archive: ArchiveSource | None = None
 
 
 @dataclass(frozen=True)

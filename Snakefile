@@ -1,0 +1,24 @@
+# termweight: raw text -> counts -> splits -> statistics -> scores -> encodings -> models
+# -> predictions -> metrics -> tables and figures. Every rule calls `python -m termweight`.
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "params.yaml"
+
+
+validate(config, "workflow/schemas/params.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/features.smk"
+include: "workflow/rules/learn.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        all_reports(),
+    default_target: True

@@ -1,0 +1,464 @@
+"""The one command-line interface the workflow calls: ``python -m termweight <step> ...``.
+
+Each sub-command is one arrow of the pipeline (raw files -> documents -> tokens -> corpus ->
+splits -> statistics -> scores -> encoded matrices -> models -> predictions -> metrics -> tables and
+figures). Per-split steps take path templates containing ``{split}`` and either ``--names`` (one or
+more split names: Snakemake runs one job per split) or ``--names-from`` the split index file (DVC
+runs one stage over all splits); both produce the same files. Errors are reported as one line
+naming the file or key at fault, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from termweight import io
+from termweight.errors import TermweightError
+
+log = logging.getLogger("termweight")
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+def _names(args) -> list[str]:
+    """Split names: ``--names``, else every split of the experiment (``--params``/``--exp``)."""
+    if args.names:
+        return list(args.names)
+    from termweight.splits import split_names
+
+    return split_names(_experiment(args)[1]["protocol"])
+
+
+def _encodings(args) -> list[str]:
+    """Encodings: ``--encoding``, else every encoding of the experiment."""
+    if args.encoding:
+        return list(args.encoding)
+    return list(_experiment(args)[1]["encodings"])
+
+
+def _jobs(args) -> list[tuple[str, str]]:
+    return [(name, e) for e in _encodings(args) for name in _names(args)]
+
+
+def _fmt(template: str, **kw) -> str:
+    return template.format(**kw)
+
+
+def _experiment(args) -> tuple[dict, dict]:
+    from termweight.config import load_params
+
+    params = load_params(args.params)
+    try:
+        return params, params["experiments"][args.exp]
+    except KeyError:
+        raise TermweightError(f"{args.params}: no experiment {args.exp!r}") from None
+
+
+# --- steps --------------------------------------------------------------------------------------
+
+def cmd_prepare(args) -> None:
+    """Raw files -> Documents (text datasets) or Corpus (vector datasets)."""
+    from termweight import datasets
+    from termweight.corpus import Corpus
+
+    spec = datasets.get_dataset(args.dataset)
+    mirror = args.mirror
+    if mirror is None and args.params:
+        from termweight.config import load_params
+
+        mirror = load_params(args.params).get("mirror")
+    raw = None
+    if spec.files:
+        from termweight.datasets import fetch
+
+        raw = fetch.fetch(spec, Path(args.raw.format(dataset=spec.name)),
+                          mirror=Path(mirror) if mirror else None)
+    result = spec.parser(raw, dict(spec.options))
+    if isinstance(result, Corpus):
+        result.save(args.out)
+    else:
+        result.save(args.out)
+    log.info("prepared %s: %d documents", spec.name, len(result.doc_ids))
+
+
+def cmd_tokenize(args) -> None:
+    import pandas as pd
+
+    from termweight.datasets import Documents
+    from termweight.text import tokenize_all
+
+    docs = Documents.load(args.documents)
+    tokens = tokenize_all(docs.texts)
+    io.write_table(args.out, pd.DataFrame({"doc_id": docs.doc_ids, "tokens": tokens}))
+    log.info("tokenised %d documents, %d tokens", len(tokens), sum(t.count(" ") + 1 for t in tokens))
+
+
+def cmd_count(args) -> None:
+    from termweight.corpus import Corpus
+    from termweight.datasets import Documents
+    from termweight.errors import DataError
+    from termweight.text import count_matrix
+
+    docs = Documents.load(args.documents)
+    frame = io.read_table(args.tokens)
+    if frame["doc_id"].astype(str).tolist() != docs.doc_ids:
+        raise DataError(args.tokens, "document ids differ from the documents file")
+    X, vocab = count_matrix(frame["tokens"].fillna("").tolist())
+    index = {c: i for i, c in enumerate(docs.classes)}
+    rows = [i for i, labs in enumerate(docs.labels) for _ in labs]
+    cols = [index[c] for labs in docs.labels for c in labs]
+    import scipy.sparse as sp
+
+    Y = sp.csr_matrix((np.ones(len(rows), np.uint8), (rows, cols)),
+                      shape=(len(docs.doc_ids), len(docs.classes)))
+    corpus = Corpus(name=docs.name, X=X, Y=Y, classes=docs.classes, terms=vocab,
+                    doc_ids=docs.doc_ids, subset=np.asarray(docs.subset), multilabel=docs.multilabel,
+                    ordinal=docs.ordinal, info={**docs.info, "tokenizer": "termweight.text"})
+    corpus.save(args.out)
+    log.info("count matrix %s with %d non-zeros", X.shape, X.nnz)
+
+
+def cmd_split(args) -> None:
+    from termweight.corpus import Corpus
+    from termweight.splits import make_splits
+
+    params, exp = _experiment(args)
+    corpus = Corpus.load(args.corpus)
+    splits = make_splits(exp["protocol"], corpus.Y, corpus.subset, seed=params["seed"],
+                         name=str(args.corpus))
+    out = Path(args.out_dir)
+    for s in splits:
+        s.save(out / f"{s.name}.npz")
+    io.write_json(out / "index.json", {"splits": [s.name for s in splits],
+                                       "protocol": exp["protocol"], "seed": params["seed"],
+                                       "sizes": {s.name: [int(s.train.size), int(s.test.size)]
+                                                 for s in splits}})
+    log.info("%d splits written to %s", len(splits), out)
+
+
+def cmd_stats(args) -> None:
+    """Training-row statistics of each split; the kept columns are the terms present in training."""
+    from termweight.corpus import Corpus
+    from termweight.splits import Split
+    from termweight.statistics import term_stats
+
+    corpus = Corpus.load(args.corpus)
+    for name in _names(args):
+        split = Split.load(_fmt(args.split, split=name))
+        Xtr, Ytr = corpus.X[split.train], corpus.Y[split.train]
+        columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
+        st = term_stats(Xtr[:, columns], Ytr)
+        io.save_arrays(_fmt(args.out, split=name), columns=columns, tp=st.tp, pos=st.pos,
+                       df=st.df, n_docs=np.asarray(st.n_docs))
+        no_pos = [corpus.classes[c] for c in np.flatnonzero(st.pos == 0)]
+        if no_pos:
+            log.warning("split %s: classes without training positives: %s", name, no_pos)
+        log.info("split %s: %d training docs, %d terms kept", name, st.n_docs, columns.size)
+
+
+def _load_stats(path):
+    from termweight.statistics import TermStats
+
+    a = io.load_arrays(path)
+    return a["columns"], TermStats(tp=a["tp"], pos=a["pos"], df=a["df"], n_docs=int(a["n_docs"]))
+
+
+def cmd_score(args) -> None:
+    from termweight import scoring
+
+    metrics = args.metrics or _experiment(args)[1].get("scores", [])
+    for name in _names(args):
+        _, st = _load_stats(_fmt(args.stats, split=name))
+        arrays = {m: scoring.score(m, st) for m in metrics}
+        io.save_arrays(_fmt(args.out, split=name), **arrays)
+        log.info("split %s: scored %s for %d tasks x %d terms", name, metrics,
+                 st.n_classes, st.n_terms)
+
+
+def cmd_encode(args) -> None:
+    from termweight.config import encoding_parts
+    from termweight.corpus import Corpus
+    from termweight.encoding import encode
+    from termweight.scoring import as_scaling_weights
+    from termweight.splits import Split
+
+    corpus = Corpus.load(args.corpus)
+    for name in _names(args):
+        split = Split.load(_fmt(args.split, split=name))
+        columns, _ = _load_stats(_fmt(args.stats, split=name))
+        scores = io.load_arrays(_fmt(args.scores, split=name))
+        X = corpus.X[:, columns]
+        for encoding in _encodings(args):
+            base, metric = encoding_parts(encoding)
+            idf = scores["idf"][0] if base == "tfidf" else None
+            extra = {}
+            if metric is not None:
+                extra["col_weights"] = as_scaling_weights(scores[metric])
+            io.save_arrays(_fmt(args.out, split=name, encoding=encoding),
+                           X_train=encode(X[split.train], base, idf),
+                           X_test=encode(X[split.test], base, idf),
+                           Y_train=corpus.Y[split.train], Y_test=corpus.Y[split.test], **extra)
+            log.info("split %s: encoded %s (%d features)", name, encoding, columns.size)
+
+
+def cmd_train(args) -> None:
+    from termweight.learners.linear import fit_one_vs_rest
+
+    C = args.C if args.C is not None else (
+        _experiment(args)[1]["learner"].get("C", 1.0) if args.params else 1.0)
+    for name, e in _jobs(args):
+        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
+        t0 = time.perf_counter()
+        coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
+                                                  col_weights=enc.get("col_weights"))
+        io.save_arrays(_fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
+                       fitted=fitted)
+        log.info("split %s, %s: %d/%d tasks fitted in %.2f s", name, e, int(fitted.sum()),
+                 fitted.size, time.perf_counter() - t0)
+
+
+def cmd_predict(args) -> None:
+    from termweight.learners.linear import decision_scores
+
+    for name, e in _jobs(args):
+        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
+        model = io.load_arrays(_fmt(args.model, split=name, encoding=e))
+        scores = decision_scores(enc["X_test"], model["coef"], model["intercept"])
+        io.save_arrays(_fmt(args.out, split=name, encoding=e), scores=scores,
+                       predicted=(scores > 0).astype(np.uint8))
+        log.info("split %s: predicted %d documents x %d tasks", name, *scores.shape)
+
+
+def cmd_evaluate(args) -> None:
+    import pandas as pd
+
+    from termweight.evaluation import confusion_counts, per_task_metrics
+
+    classes = io.read_json(args.corpus_meta)["classes"]
+    for name, e in _jobs(args):
+        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
+        pred = io.load_arrays(_fmt(args.predictions, split=name, encoding=e))
+        model = io.load_arrays(_fmt(args.model, split=name, encoding=e))
+        counts = confusion_counts(enc["Y_test"], pred["predicted"])
+        frame = per_task_metrics(counts)
+        frame.insert(0, "task", classes)
+        frame["train_pos"] = np.asarray(enc["Y_train"].sum(axis=0)).ravel()
+        frame["status"] = np.where(model["fitted"], "ok", "skipped: no training positives")
+        io.write_table(_fmt(args.out, split=name, encoding=e), pd.DataFrame(frame))
+
+
+def cmd_aggregate(args) -> None:
+    import pandas as pd
+
+    from termweight.evaluation import averages, mean_se
+
+    _, exp = _experiment(args)
+    names = _names(args)
+    rows, runs = [], []
+    for enc in exp["encodings"]:
+        for name in names:
+            frame = io.read_table(_fmt(args.metrics, split=name, encoding=enc))
+            frame.insert(0, "split", name)
+            frame.insert(0, "encoding", enc)
+            rows.append(frame)
+            ok = frame[frame["status"] == "ok"]
+            runs.append({"encoding": enc, "split": name, **averages(ok)})
+    per_task = pd.concat(rows, ignore_index=True)
+    per_run = pd.DataFrame(runs)
+    io.write_table(args.out_tasks, per_task)
+    io.write_table(args.out_runs, per_run)
+    summary = {}
+    for enc, grp in per_run.groupby("encoding", sort=False):
+        summary[enc] = {}
+        for col in ("micro_f1", "macro_f1", "micro_accuracy", "macro_precision", "macro_recall"):
+            m, se = mean_se(grp[col])
+            summary[enc][col] = round(m, 6)
+            summary[enc][f"{col}_se"] = round(se, 6)
+    io.write_json(args.out_json, {"experiment": args.exp, "dataset": exp["dataset"],
+                                  "splits": len(names), "encodings": summary,
+                                  "skipped_tasks": int((per_task["status"] != "ok").sum())})
+
+
+def _summary_frame(runs, encodings):
+    import pandas as pd
+
+    from termweight.evaluation import mean_se
+
+    out = []
+    for enc in encodings:
+        grp = runs[runs["encoding"] == enc]
+        row = {"encoding": enc}
+        for col in ("micro_f1", "macro_f1", "micro_accuracy"):
+            row[f"{col}_mean"], row[f"{col}_se"] = mean_se(grp[col])
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def cmd_table(args) -> None:
+    import pandas as pd
+
+    from termweight.reporting import latex_escape, write_latex_table
+
+    _, exp = _experiment(args)
+    runs = io.read_table(args.runs)
+    s = _summary_frame(runs, exp["encodings"])
+    frame = pd.DataFrame({
+        "Encoding": [latex_escape(e) for e in s["encoding"]],
+        "Micro-F1": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["micro_f1_mean"],
+                                                               s["micro_f1_se"], strict=True)],
+        "Macro-F1": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["macro_f1_mean"],
+                                                               s["macro_f1_se"], strict=True)],
+        "Accuracy": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["micro_accuracy_mean"],
+                                                               s["micro_accuracy_se"], strict=True)],
+    })
+    n = runs["split"].nunique()
+    caption = (f"{exp['dataset']}: LinearSVC (C={exp['learner'].get('C', 1.0)}) one-vs-rest, "
+               f"mean $\\pm$ standard error over {n} splits ({args.exp}).")
+    write_latex_table(args.out, frame, caption, f"tab:{args.exp}", escape=False)
+
+
+def cmd_figure(args) -> None:
+    from termweight.reporting import bar_chart_with_errors, save_figure
+
+    _, exp = _experiment(args)
+    runs = io.read_table(args.runs)
+    s = _summary_frame(runs, exp["encodings"])
+    fig = bar_chart_with_errors(s, list(s["encoding"]), ["micro_f1", "macro_f1"], "F1",
+                                f"{exp['dataset']}: LinearSVC one-vs-rest ({runs['split'].nunique()}"
+                                " splits, mean $\\pm$ s.e.)")
+    save_figure(fig, Path(args.out).with_suffix(""))
+
+
+# --- parser -------------------------------------------------------------------------------------
+
+def _add_names(p, encodings: bool = False):
+    p.add_argument("--params", help="params.yaml (default split/encoding lists come from it)")
+    p.add_argument("--exp", help="experiment name in params.yaml")
+    p.add_argument("--names", nargs="+", help="split names (default: all of the experiment)")
+    if encodings:
+        p.add_argument("--encoding", nargs="+",
+                       help="encodings (default: all of the experiment)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="termweight", description=__doc__.splitlines()[0])
+    ap.add_argument("--log", help="also write progress and timings to this file")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("prepare", help="raw files -> documents (text) or corpus (vectors)")
+    p.add_argument("--dataset", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--raw", default="data/raw/{dataset}")
+    p.add_argument("--mirror", help="directory with the raw files (overrides params.yaml)")
+    p.add_argument("--params", help="params.yaml, for its 'mirror' setting")
+    p.set_defaults(func=cmd_prepare)
+
+    p = sub.add_parser("tokenize", help="documents -> tokens (Porter stems)")
+    p.add_argument("--documents", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_tokenize)
+
+    p = sub.add_parser("count", help="tokens -> corpus (count matrix + labels)")
+    p.add_argument("--documents", required=True)
+    p.add_argument("--tokens", required=True)
+    p.add_argument("--out", required=True)
+    p.set_defaults(func=cmd_count)
+
+    p = sub.add_parser("split", help="corpus -> split index files")
+    p.add_argument("--params", required=True)
+    p.add_argument("--exp", required=True)
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--out-dir", required=True)
+    p.set_defaults(func=cmd_split)
+
+    p = sub.add_parser("stats", help="training statistics per split")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--split", required=True, help="split file template with {split}")
+    p.add_argument("--out", required=True)
+    _add_names(p)
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("score", help="metric scores per split")
+    p.add_argument("--stats", required=True)
+    p.add_argument("--metrics", nargs="+", help="default: the experiment's scores")
+    p.add_argument("--out", required=True)
+    _add_names(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("encode", help="encoded train/test matrices per split")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--split", required=True)
+    p.add_argument("--stats", required=True)
+    p.add_argument("--scores", required=True)
+    p.add_argument("--out", required=True, help="template with {split} and {encoding}")
+    _add_names(p, encodings=True)
+    p.set_defaults(func=cmd_encode)
+
+    p = sub.add_parser("train", help="one-vs-rest LinearSVC per split")
+    p.add_argument("--encoded", required=True)
+    p.add_argument("--C", type=float, help="default: the experiment's learner C (else 1)")
+    p.add_argument("--out", required=True)
+    _add_names(p, encodings=True)
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("predict", help="decision scores and predictions per split")
+    p.add_argument("--encoded", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--out", required=True)
+    _add_names(p, encodings=True)
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser("evaluate", help="per-task metrics per split")
+    p.add_argument("--corpus-meta", required=True)
+    p.add_argument("--encoded", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--predictions", required=True)
+    p.add_argument("--out", required=True)
+    _add_names(p, encodings=True)
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("aggregate", help="per-run averages and the metrics JSON")
+    p.add_argument("--metrics", required=True, help="template with {encoding} and {split}")
+    p.add_argument("--out-tasks", required=True)
+    p.add_argument("--out-runs", required=True)
+    p.add_argument("--out-json", required=True)
+    _add_names(p)
+    p.set_defaults(func=cmd_aggregate)
+
+    for name, func in (("table", cmd_table), ("figure", cmd_figure)):
+        p = sub.add_parser(name, help=f"the experiment's {name}")
+        p.add_argument("--params", required=True)
+        p.add_argument("--exp", required=True)
+        p.add_argument("--runs", required=True)
+        p.add_argument("--out", required=True)
+        p.set_defaults(func=func)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    # With --log, progress goes to that file only (a workflow's per-rule log); errors are also
+    # printed to stderr below.
+    if args.log:
+        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+        handlers: list[logging.Handler] = [logging.FileHandler(args.log, mode="w", encoding="utf-8")]
+    else:
+        handlers = [logging.StreamHandler(sys.stderr)]
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, handlers=handlers,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s", force=True)
+    t0 = time.perf_counter()
+    try:
+        args.func(args)
+    except TermweightError as exc:
+        log.error("%s", exc)
+        print(f"termweight {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
+    return 0

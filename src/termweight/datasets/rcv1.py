@@ -1,0 +1,127 @@
+"""RCV1-v2 / LYRL2004 token files (Lewis, Yang, Rose & Li, JMLR 5, 2004), topic categories.
+
+Source: the JMLR online appendix, http://www.ai.mit.edu/projects/jmlr/papers/volume5/lewis04a/
+(same tree at jmlr.csail.mit.edu):
+
+- ``a12-token-files/lyrl2004_tokens_train.dat.gz`` (23,149 documents, the LYRL2004 training set)
+  and ``lyrl2004_tokens_test_pt{0,1,2,3}.dat.gz`` (781,265 test documents in four parts);
+- ``a08-topic-qrels/rcv1-v2.topics.qrels.gz``: lines ``<topic> <docid> 1`` (103 topics used).
+
+Token format: records ``.I <docid>`` then ``.W`` then the document's tokens (already lower-cased,
+stop-worded and Porter-stemmed by the authors) on the following lines, records separated by blank
+lines. The text of a document is its tokens joined by single spaces; re-tokenise it by splitting
+on white space only (stemming again would change the authors' stems).
+
+Checksums: no published SHA-256 was found for the five token files; they are declared UNPINNED
+(accepted on first download with a warning, the hash recorded in ``.verified.json`` and checked
+from then on). For the qrels file, the SHA-256 is the one scikit-learn pins for its figshare
+copy (``fetch_rcv1``), which scikit-learn presents as the same file as the JMLR original; that
+identity could not be confirmed here. The files are not in the shared mirror and cannot be
+downloaded in this environment: the parser is tested on a small sample in the same format.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections import defaultdict
+from pathlib import Path
+
+from termweight.datasets.documents import Documents
+from termweight.datasets.registry import UNPINNED, DatasetSpec, FileSpec, register
+from termweight.errors import DataError
+
+JMLR = ("http://www.ai.mit.edu/projects/jmlr/papers/volume5/lewis04a/",
+        "https://jmlr.csail.mit.edu/papers/volume5/lewis04a/")
+TOKEN_FILES = ("lyrl2004_tokens_train.dat.gz",) + tuple(
+    f"lyrl2004_tokens_test_pt{k}.dat.gz" for k in range(4))
+QRELS = "rcv1-v2.topics.qrels.gz"
+QRELS_SHA256 = "2a98e5e5d8b770bded93afc8930d88299474317fe14181aee1466cc754d0d1c1"
+FILES = tuple(FileSpec(name, tuple(f"{base}a12-token-files/{name}" for base in JMLR), UNPINNED)
+              for name in TOKEN_FILES) + (
+    FileSpec(QRELS, tuple(f"{base}a08-topic-qrels/{QRELS}" for base in JMLR)
+             + ("https://ndownloader.figshare.com/files/5976048",), QRELS_SHA256),)
+PUBLISHED_SIZES = {"train": 23149, "test": 781265, "topics": 103}
+
+
+def _open_text(path: Path):
+    if not path.is_file():
+        raise DataError(path, "file missing (run the fetch step first)")
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="latin-1", newline="\n")
+    return open(path, encoding="latin-1", newline="\n")
+
+
+def read_lyrl_tokens(path: Path):
+    """Yield ``(docid, text)`` from a LYRL2004 token file (``.gz`` or plain)."""
+    path = Path(path)
+    doc_id, tokens, state, start = None, [], "start", 0
+    with _open_text(path) as fh:
+        for lineno, raw in enumerate(fh, 1):
+            line = raw.strip()
+            if line.startswith(".I"):
+                if doc_id is not None:
+                    if state != "W":
+                        raise DataError(path, f"document {doc_id} has no .W line", line=start)
+                    yield doc_id, " ".join(tokens)
+                parts = line.split()
+                if len(parts) != 2 or not parts[1].isdigit():
+                    raise DataError(path, "expected '.I <numeric docid>'", line=lineno)
+                doc_id, tokens, state, start = parts[1], [], "I", lineno
+            elif line == ".W":
+                if state != "I":
+                    raise DataError(path, "'.W' without a preceding '.I <docid>'", line=lineno)
+                state = "W"
+            elif line:
+                if state != "W":
+                    raise DataError(path, "tokens outside a '.I' / '.W' record", line=lineno)
+                tokens.extend(line.split())
+    if doc_id is not None:
+        if state != "W":
+            raise DataError(path, f"document {doc_id} has no .W line", line=start)
+        yield doc_id, " ".join(tokens)
+
+
+def read_qrels(path: Path) -> dict[str, list[str]]:
+    """``docid -> sorted topics`` from ``<topic> <docid> 1`` lines."""
+    path = Path(path)
+    topics: dict[str, set[str]] = defaultdict(set)
+    with _open_text(path) as fh:
+        for lineno, raw in enumerate(fh, 1):
+            parts = raw.split()
+            if not parts:
+                continue
+            if len(parts) != 3 or not parts[1].isdigit():
+                raise DataError(path, "expected '<topic> <docid> 1'", line=lineno)
+            topics[parts[1]].add(parts[0])
+    return {d: sorted(t) for d, t in topics.items()}
+
+
+def parse_rcv1(raw_dir: Path, options: dict | None = None) -> Documents:
+    """RCV1-v2 topics, LYRL2004 split; option ``test_parts`` (default all four: 0,1,2,3)."""
+    raw_dir = Path(raw_dir)
+    parts = tuple((options or {}).get("test_parts", (0, 1, 2, 3)))
+    qrels = read_qrels(raw_dir / QRELS)
+    doc_ids, texts, labels, subset = [], [], [], []
+    sources = [("train", TOKEN_FILES[0])] + [("test", TOKEN_FILES[1 + k]) for k in parts]
+    for sub, fname in sources:
+        for doc_id, text in read_lyrl_tokens(raw_dir / fname):
+            doc_ids.append(doc_id)
+            texts.append(text)
+            labels.append(qrels.get(doc_id, []))
+            subset.append(sub)
+    classes = sorted({t for labs in qrels.values() for t in labs})
+    return Documents(name="rcv1", doc_ids=doc_ids, texts=texts, labels=labels, subset=subset,
+                     classes=classes, multilabel=True,
+                     info={"source": "RCV1-v2 LYRL2004 token files", "test_parts": list(parts),
+                           "tokens": "pre-stemmed; split on white space only",
+                           "published_sizes": PUBLISHED_SIZES,
+                           "docs_without_topics": sum(not lab for lab in labels)})
+
+
+register(DatasetSpec(
+    name="rcv1", kind="text", parser=parse_rcv1, files=FILES, mirror_subdir="rcv1",
+    description="RCV1-v2 (LYRL2004 token files): 23,149 train / 781,265 test, 103 topics",
+    citation="D. D. Lewis, Y. Yang, T. G. Rose and F. Li. RCV1: a new benchmark collection for "
+             "text categorization research. JMLR 5:361-397, 2004.",
+    options={"test_parts": (0, 1, 2, 3)},
+))

@@ -1,0 +1,238 @@
+"""Document encodings: binary, TF, log-TF, TF-IDF (cosine), supervised scaling, ordinal thresholds.
+
+All are scikit-learn transformers over CSR matrices whose statistics come from ``fit`` (training
+rows) only; ``transform`` never looks at test labels or test document frequencies.
+(../shared/METHODS.md section 4.)
+
+- binary ``[tf > 0]``; TF the raw count; log-TF ``log(1 + tf)``;
+- TF-IDF ``tf * log(N / df)`` with ``N``, ``df`` from the training rows, then each row scaled to
+  unit L2 norm (cosine normalisation; Esuli & Sebastiani's SVM baseline, Joachims 1998);
+- supervised scaling: column ``j`` multiplied by a task-specific score ``w_j >= 0`` (Forman 2008,
+  "BNS feature scaling"), on binary or TF input, with no per-document normalisation by default;
+- ordinal-to-binary (Esuli & Sebastiani 2010): for term ``t`` and every DISTINCT nonzero value
+  ``v`` that t's count takes in the training rows, a binary feature ``[tf_t >= v]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from termweight.statistics import presence, term_stats
+
+BASE_ENCODINGS = ("binary", "tf", "logtf", "tfidf")
+
+
+def _csr(X) -> sp.csr_matrix:
+    X = sp.csr_matrix(X, dtype=np.float64)
+    X.sum_duplicates()
+    return X
+
+
+def binary(X) -> sp.csr_matrix:
+    """``[X > 0]`` as float64 CSR."""
+    return presence(X)
+
+
+def log_tf(X) -> sp.csr_matrix:
+    """``log(1 + X)`` on the stored entries."""
+    X = _csr(X).copy()
+    np.log1p(X.data, out=X.data)
+    return X
+
+
+def l2_normalize(X) -> sp.csr_matrix:
+    """Scale each row to unit Euclidean norm (zero rows stay zero)."""
+    X = _csr(X).copy()
+    sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    norms = np.sqrt(sq)
+    inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    X.data *= np.repeat(inv, np.diff(X.indptr))
+    return X
+
+
+def idf_weights(X) -> np.ndarray:
+    """``log(N / df_j)`` over the rows of ``X`` (:func:`termweight.scoring.idf`; 0 if df = 0)."""
+    from termweight import scoring
+
+    df = np.diff(presence(X).tocsc().indptr).astype(np.float64)
+    return scoring.idf(df, np.zeros_like(df), np.zeros_like(df), X.shape[0] - df)
+
+
+def encode(X, kind: str, weights=None) -> sp.csr_matrix:
+    """Encode rows with a base ``kind`` given already-fitted column ``weights``.
+
+    ``binary``/``tf``/``logtf``: the base encoding, columns multiplied by ``weights`` if given;
+    ``tfidf``: ``tf * weights`` (the training idf) then L2-normalised rows.
+    """
+    if kind == "tfidf":
+        if weights is None:
+            raise ValueError("tfidf needs the training idf weights")
+        return l2_normalize(scale_columns(X, weights))
+    base = {"binary": binary, "tf": _csr, "logtf": log_tf}[kind](X)
+    return base if weights is None else scale_columns(base, weights)
+
+
+def scale_columns(X, weights) -> sp.csr_matrix:
+    """Multiply column ``j`` of ``X`` by ``weights[j]`` (no densifying)."""
+    X = _csr(X).copy()
+    X.data *= np.asarray(weights, dtype=np.float64)[X.indices]
+    return X
+
+
+class TermEncoder(TransformerMixin, BaseEstimator):
+    """Unsupervised term encoding: ``binary``, ``tf``, ``logtf`` or ``tfidf`` (cosine-normalised).
+
+    Parameters
+    ----------
+    kind : {"binary", "tf", "logtf", "tfidf"}
+        For ``tfidf``, ``idf_j = log(N / df_j)`` is learned in ``fit`` from the training rows
+        (0 for a term absent from training), and rows are L2-normalised after weighting.
+
+    Attributes
+    ----------
+    idf_ : ndarray (n_features,), only for ``kind="tfidf"``.
+    """
+
+    _parameter_constraints = {"kind": [StrOptions(set(BASE_ENCODINGS))]}
+
+    def __init__(self, kind="tf"):
+        self.kind = kind
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        if self.kind == "tfidf":
+            self.idf_ = idf_weights(X)
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "n_features_in_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        return encode(X, self.kind, getattr(self, "idf_", None))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class SupervisedScaler(TransformerMixin, BaseEstimator):
+    """Scale columns by a supervised metric of a binary task (Forman 2008, BNS scaling).
+
+    ``fit(X, y)`` computes the metric's scaling weights (finite, >= 0;
+    :func:`termweight.scoring.scaling_weights`) from the training rows' contingency tables of the
+    task ``y == positive`` (``y`` binary 0/1 or boolean); ``transform`` multiplies each column by
+    its weight, on binary or TF input. No per-document normalisation unless ``norm="l2"``.
+    """
+
+    _parameter_constraints = {
+        "metric": [str], "base": [StrOptions({"binary", "tf", "logtf"})],
+        "norm": [StrOptions({"l2"}), None],
+    }
+
+    def __init__(self, metric="bns", base="binary", norm=None):
+        self.metric = metric
+        self.base = base
+        self.norm = norm
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        from termweight import scoring
+
+        scoring.check_metric(self.metric)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        y = np.asarray(y)
+        classes = np.unique(y)
+        if classes.size > 2:
+            raise ValueError(f"SupervisedScaler needs a binary task; got {classes.size} classes")
+        positive = classes[-1]
+        Y = sp.csr_matrix((y == positive).astype(np.float64)[:, None])
+        self.weights_ = scoring.scaling_weights(self.metric, term_stats(X, Y))[0]
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "weights_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        out = encode(X, self.base, self.weights_)
+        return l2_normalize(out) if self.norm == "l2" else out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+class ThresholdEncoder(TransformerMixin, BaseEstimator):
+    """Ordinal-to-binary encoding (Esuli & Sebastiani 2010, section 2).
+
+    For term ``t`` with distinct nonzero training values ``v_1 < ... < v_k`` the output has the k
+    binary features ``[x_t >= v_i]``. Test rows use the training thresholds only: a test count
+    above ``v_k`` fires all k features, one below ``v_1`` fires none. Terms never present in the
+    training rows get no feature. Vectorised: every stored entry finds its number of thresholds
+    with one ``searchsorted`` over (term, value-rank) keys, then expands with ``np.repeat``.
+
+    Attributes
+    ----------
+    thresholds_ : ndarray, all thresholds, grouped by term in column order, ascending.
+    feature_ptr_ : ndarray (n_features_in_ + 1,), term j owns outputs ``feature_ptr_[j]:[j+1]``.
+    n_features_out_ : int, the feature count after encoding.
+    mean_values_per_term_ : float, mean distinct nonzero values per term present in training.
+    """
+
+    def __init__(self):
+        pass
+
+    def fit(self, X, y=None):
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        X = _csr(X)
+        coo = X.tocoo()
+        keep = coo.data > 0
+        pairs = np.unique(np.stack([coo.col[keep].astype(np.float64), coo.data[keep]]), axis=1)
+        cols, vals = pairs[0].astype(np.int64), pairs[1]
+        self.thresholds_ = vals
+        self.threshold_terms_ = cols
+        self.feature_ptr_ = np.concatenate([[0], np.cumsum(np.bincount(cols, minlength=X.shape[1]))])
+        self.n_features_out_ = int(vals.size)
+        present = int(np.count_nonzero(np.diff(self.feature_ptr_)))
+        self.mean_values_per_term_ = float(vals.size / present) if present else 0.0
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "thresholds_")
+        X = _csr(validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False))
+        X.eliminate_zeros()
+        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        cols, vals = X.indices.astype(np.int64), X.data
+        # Rank every value among all thresholds and query values so that (term, rank) pairs
+        # become sortable integer keys: key = term * R + rank.
+        uniq = np.unique(np.concatenate([self.thresholds_, vals]))
+        r = uniq.size + 1
+        thr_keys = self.threshold_terms_ * r + np.searchsorted(uniq, self.thresholds_)
+        q_keys = cols * r + np.searchsorted(uniq, vals)
+        k = np.searchsorted(thr_keys, q_keys, side="right") - self.feature_ptr_[cols]
+        k = np.maximum(k, 0)
+        start = np.repeat(self.feature_ptr_[cols], k)
+        offset = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+        out_rows = np.repeat(rows, k)
+        data = np.ones(out_rows.size, dtype=np.float64)
+        out = sp.csr_matrix((data, (out_rows, start + offset)),
+                            shape=(X.shape[0], self.n_features_out_))
+        out.sort_indices()
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        check_is_fitted(self, "thresholds_")
+        names = (np.asarray(input_features, dtype=str) if input_features is not None
+                 else np.array([f"x{j}" for j in range(self.n_features_in_)]))
+        vals = [f"{v:g}" for v in self.thresholds_]
+        return np.array([f"{names[t]}>={v}" for t, v in zip(self.threshold_terms_, vals,
+                                                             strict=True)])
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags

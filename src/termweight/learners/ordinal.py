@@ -1,0 +1,123 @@
+"""Ordinal classification by Frank & Hall (2001), and Mukras et al.'s ordinal MSE.
+
+Frank & Hall, "A Simple Approach to Ordinal Classification" (ECML 2001), cited by Mukras et al.
+section 5 as future work: for ordered classes ``v_0 < ... < v_{K-1}`` fit K-1 binary models of
+``y > v_k`` (k = 0..K-2), each a clone of one base estimator, and combine::
+
+    P(v_0)     = 1 - P(y > v_0)
+    P(v_k)     = P(y > v_{k-1}) - P(y > v_k)      0 < k < K-1
+    P(v_{K-1}) = P(y > v_{K-2})
+
+``predict`` is the argmax. The class probabilities always sum to 1 (telescoping); a middle one can
+be negative when the binary models are not monotone, exactly as in Frank & Hall (no correction
+unless ``monotone=True``, which takes the running minimum of the cumulative ``P(y > v_k)``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["FrankHallClassifier", "ordinal_mse"]
+
+_PROBA = ("auto", "predict_proba", "sigmoid", "logistic")
+
+
+class FrankHallClassifier(ClassifierMixin, BaseEstimator):
+    """Frank & Hall ordinal decomposition over any binary sklearn classifier.
+
+    The class order is the sorted order of the training labels (``classes_``).
+    ``proba`` says how each binary model gives ``P(y > v_k)``:
+
+    - ``'predict_proba'``: the estimator's own ``predict_proba``;
+    - ``'sigmoid'``: Platt scaling, ``CalibratedClassifierCV(estimator, method='sigmoid',
+      cv=calibration_cv, ensemble=False)`` (one model on all rows, sigmoid fitted on
+      cross-validated decision values) -- the choice for LinearSVC;
+    - ``'logistic'``: ``expit(decision_function)``, uncalibrated, no extra fits;
+    - ``'auto'`` (default): 'predict_proba' if the estimator has it, else 'sigmoid'.
+    """
+
+    def __init__(self, estimator, proba="auto", calibration_cv=3, monotone=False):
+        self.estimator = estimator
+        self.proba = proba
+        self.calibration_cv = calibration_cv
+        self.monotone = monotone
+
+    def _mode(self) -> str:
+        if self.proba not in _PROBA:
+            raise ValueError(f"proba must be one of {_PROBA}")
+        if self.proba != "auto":
+            return self.proba
+        return "predict_proba" if hasattr(self.estimator, "predict_proba") else "sigmoid"
+
+    def fit(self, X, y, **fit_params):
+        y = np.asarray(y).ravel()
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError("Frank & Hall needs at least two ordinal classes")
+        self.proba_mode_ = self._mode()
+        rank = np.searchsorted(self.classes_, y)
+        self.estimators_ = []
+        for k in range(self.classes_.size - 1):  # K-1 binary problems, not a loop over terms
+            est = clone(self.estimator)
+            if self.proba_mode_ == "sigmoid":
+                est = CalibratedClassifierCV(est, method="sigmoid", cv=self.calibration_cv,
+                                             ensemble=False)
+            est.fit(X, (rank > k).astype(np.int64), **fit_params)
+            self.estimators_.append(est)
+        if hasattr(X, "shape"):
+            self.n_features_in_ = X.shape[1]
+        return self
+
+    def cumulative_proba(self, X) -> np.ndarray:
+        """``P(y > v_k)`` for k = 0..K-2, shape (n_samples, K-1)."""
+        check_is_fitted(self, "estimators_")
+        cols = []
+        for est in self.estimators_:
+            if self.proba_mode_ == "logistic":
+                cols.append(expit(np.asarray(est.decision_function(X), dtype=np.float64)))
+            else:
+                p = np.asarray(est.predict_proba(X), dtype=np.float64)
+                cols.append(p[:, list(est.classes_).index(1)])
+        G = np.column_stack(cols)
+        if self.monotone:
+            G = np.minimum.accumulate(G, axis=1)
+        return G
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Frank & Hall class probabilities (module docstring), shape (n_samples, K)."""
+        G = self.cumulative_proba(X)
+        n = G.shape[0]
+        upper = np.hstack([np.ones((n, 1)), G])  # P(y > v_{k-1}), with P(y > v_{-1}) = 1
+        lower = np.hstack([G, np.zeros((n, 1))])  # P(y > v_k), with P(y > v_{K-1}) = 0
+        return upper - lower
+
+    def predict(self, X) -> np.ndarray:
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+
+def ordinal_mse(y_true, y_pred, labels=None) -> float:
+    """Mukras et al. section 4: MSE over ordinal class indices, ``mean((i_true - i_pred)^2)``.
+
+    Without ``labels`` the values themselves are the indices (numeric); with ``labels`` (the
+    classes in ordinal order) each value is replaced by its position in ``labels``.
+    """
+    a = np.asarray(y_true).ravel()
+    b = np.asarray(y_pred).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"y_true has {a.size} values but y_pred has {b.size}")
+    if a.size == 0:
+        raise ValueError("ordinal_mse of no predictions")
+    if labels is not None:
+        order = {v: i for i, v in enumerate(np.asarray(labels).ravel().tolist())}
+        try:
+            a = np.array([order[v] for v in a.tolist()], dtype=np.float64)
+            b = np.array([order[v] for v in b.tolist()], dtype=np.float64)
+        except KeyError as e:
+            raise ValueError(f"value {e.args[0]!r} is not in labels") from None
+    return float(np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2))

@@ -1,0 +1,263 @@
+"""Feature scoring metrics from the per-term 2x2 contingency table, vectorised over tasks and terms.
+
+Every metric is a function of the one-vs-rest cells ``tp, fp, fn, tn`` (arrays of shape
+(n_tasks, n_terms), computed from training rows only by :func:`termweight.statistics.term_stats`)
+with ``pos = tp + fn``, ``neg = fp + tn``, ``N = pos + neg``, ``tpr = tp/pos``, ``fpr = fp/neg``.
+Formulas and edge rules follow ../shared/METHODS.md section 2 (Forman 2003, JMLR 3:1289; Forman
+2008, CIKM "BNS feature scaling"; Kim 2016, IJFIS 16(2) section 2):
+
+========== =============================================================== ==========
+name       formula                                                         symmetric
+========== =============================================================== ==========
+bns        ``|ndtri(tpr) - ndtri(fpr)|``, rates clipped to [0.0005, 0.9995]  yes
+idf        ``log(N / (tp + fp))`` (0 for a term absent from training)       --
+ig         ``e(pos,neg) - [P(t) e(tp,fp) + (1-P(t)) e(fn,tn)]``, bits      yes
+chi2       ``N (tp tn - fp fn)^2 / ((tp+fp)(fn+tn)(tp+fn)(fp+tn))``         yes
+acc        ``tp - fp``                                                     no
+acc2       ``|tpr - fpr|``                                                 yes
+f1         ``2 tp / (pos + tp + fp)``                                       no
+oddsnum    ``tpr (1 - fpr)``                                               no
+odds       ``tpr (1 - fpr) / ((1 - tpr) fpr)``, zero cells -> 0.5          no
+logodds    ``log(tp tn / (fp fn))``, zero cells -> 0.5                     no
+power      ``(1 - fpr)^5 - (1 - tpr)^5``                                  no
+probratio  ``tpr / fpr``, zero cells -> 0.5                               no
+pearson    ``|tp tn - fp fn| / sqrt((tp+fp)(fn+tn)(tp+fn)(fp+tn))``         yes
+pmi        ``log(tp N / ((tp + fp) pos))``, zero cells -> 0.5              no
+dfreq      ``tp + fp``                                                    --
+none       ``1`` (no scaling)                                             --
+========== =============================================================== ==========
+
+Asymmetric metrics ("no") are made sign-blind as Forman does: where a term is negatively correlated
+(``tpr < fpr``) the cells are swapped ``tp<->fn, fp<->tn`` before scoring, so strong negative
+indicators score high too. "Zero cells -> 0.5" replaces every zero count among tp, fp, fn, tn by 0.5
+before the formula. Chi2 and Pearson are 0 where a margin is 0. Kim's base weights are the
+``kim_*`` entries: idf; chi2; ig with natural logarithms as printed (Kim eq. in section 2, which is
+the mutual information in nats); rf ``log(2 + tp / max(1, fp))``; or ``tp tn / (fn fp)`` with zero
+cells -> 0.5 (no swap: Kim uses them as printed).
+
+:func:`scaling_weights` turns any score into a valid column scale: finite and >= 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy.special import ndtri
+
+from termweight.errors import ConfigError
+from termweight.statistics import TermStats
+
+BNS_CLIP = (0.0005, 0.9995)
+
+
+def _div(a, b):
+    """``a / b`` with 0 where ``b == 0``."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    out = np.zeros(a.shape, dtype=np.float64)
+    np.divide(a, b, out=out, where=b != 0)
+    return out
+
+
+def _half(*cells):
+    """Replace zero counts by 0.5 (METHODS.md: odds ratio, log odds, probability ratio, PMI)."""
+    return tuple(np.where(c == 0, 0.5, c) for c in cells)
+
+
+def _rates(tp, fp, fn, tn):
+    return _div(tp, tp + fn), _div(fp, fp + tn)
+
+
+def _entropy2(x, y):
+    """Binary entropy in bits of the split (x, y); 0 log 0 = 0."""
+    n = x + y
+    px, py = _div(x, n), _div(y, n)
+    return -(_xlog2x(px) + _xlog2x(py))
+
+
+def _xlog2x(p):
+    out = np.zeros_like(p)
+    np.multiply(p, np.log2(p, out=np.zeros_like(p), where=p > 0), out=out, where=p > 0)
+    return out
+
+
+def _xlogx_ratio(a, num, den):
+    """``a * log(num/den)`` with 0 where a == 0 (natural log)."""
+    out = np.zeros_like(a)
+    ok = (a > 0) & (num > 0) & (den > 0)
+    out[ok] = a[ok] * np.log(num[ok] / den[ok])
+    return out
+
+
+# --- symmetric metrics -------------------------------------------------------------------------
+
+def bns(tp, fp, fn, tn):
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    lo, hi = BNS_CLIP
+    return np.abs(ndtri(np.clip(tpr, lo, hi)) - ndtri(np.clip(fpr, lo, hi)))
+
+
+def idf(tp, fp, fn, tn):
+    n = tp + fp + fn + tn
+    df = tp + fp
+    return np.log(_div(n, df), out=np.zeros_like(df), where=df > 0)
+
+
+def ig(tp, fp, fn, tn):
+    n = tp + fp + fn + tn
+    pt = _div(tp + fp, n)
+    return _entropy2(tp + fn, fp + tn) - (pt * _entropy2(tp, fp) + (1 - pt) * _entropy2(fn, tn))
+
+
+def chi2(tp, fp, fn, tn):
+    n = tp + fp + fn + tn
+    return _div(n * (tp * tn - fp * fn) ** 2, (tp + fp) * (fn + tn) * (tp + fn) * (fp + tn))
+
+
+def acc2(tp, fp, fn, tn):
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    return np.abs(tpr - fpr)
+
+
+def pearson(tp, fp, fn, tn):
+    den = np.sqrt((tp + fp) * (fn + tn) * (tp + fn) * (fp + tn))
+    return _div(np.abs(tp * tn - fp * fn), den)
+
+
+def dfreq(tp, fp, fn, tn):
+    return tp + fp
+
+
+def none(tp, fp, fn, tn):
+    return np.ones_like(tp)
+
+
+# --- asymmetric metrics (applied after the negative-feature swap) ------------------------------
+
+def acc(tp, fp, fn, tn):
+    return tp - fp
+
+
+def f1(tp, fp, fn, tn):
+    return _div(2 * tp, (tp + fn) + tp + fp)
+
+
+def oddsnum(tp, fp, fn, tn):
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    return tpr * (1 - fpr)
+
+
+def odds(tp, fp, fn, tn):
+    tp, fp, fn, tn = _half(tp, fp, fn, tn)
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    return tpr * (1 - fpr) / ((1 - tpr) * fpr)
+
+
+def logodds(tp, fp, fn, tn):
+    tp, fp, fn, tn = _half(tp, fp, fn, tn)
+    return np.log((tp * tn) / (fp * fn))
+
+
+def power(tp, fp, fn, tn, k: int = 5):
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    return (1 - fpr) ** k - (1 - tpr) ** k
+
+
+def probratio(tp, fp, fn, tn):
+    tp, fp, fn, tn = _half(tp, fp, fn, tn)
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    return tpr / fpr
+
+
+def pmi(tp, fp, fn, tn):
+    tp, fp, fn, tn = _half(tp, fp, fn, tn)
+    n = tp + fp + fn + tn
+    return np.log(tp * n / ((tp + fp) * (tp + fn)))
+
+
+# --- Kim (2016) base weights, as printed ---------------------------------------------------------
+
+def kim_ig(tp, fp, fn, tn):
+    """Kim section 2: sum over the four cells of ``P(cell) log(P(cell) / (P(class) P(f)))``, nats."""
+    n = tp + fp + fn + tn
+    pos, neg = tp + fn, fp + tn
+    return (_xlogx_ratio(tp, n * tp, pos * (tp + fp)) + _xlogx_ratio(fn, n * fn, pos * (fn + tn))
+            + _xlogx_ratio(fp, n * fp, neg * (tp + fp))
+            + _xlogx_ratio(tn, n * tn, neg * (fn + tn))) / np.where(n > 0, n, 1)
+
+
+def kim_rf(tp, fp, fn, tn):
+    return np.log(2 + tp / np.maximum(1.0, fp))
+
+
+def kim_or(tp, fp, fn, tn):
+    tp, fp, fn, tn = _half(tp, fp, fn, tn)
+    return tp * tn / (fn * fp)
+
+
+Metric = Callable[..., np.ndarray]
+
+#: name -> (function of the cells, whether the negative-feature swap applies)
+METRICS: dict[str, tuple[Metric, bool]] = {
+    "none": (none, False), "idf": (idf, False), "bns": (bns, False), "ig": (ig, False),
+    "chi2": (chi2, False), "acc": (acc, True), "acc2": (acc2, False), "f1": (f1, True),
+    "oddsnum": (oddsnum, True), "odds": (odds, True), "logodds": (logodds, True),
+    "power": (power, True), "probratio": (probratio, True), "pearson": (pearson, False),
+    "pmi": (pmi, True), "dfreq": (dfreq, False),
+    "kim_idf": (idf, False), "kim_chi2": (chi2, False), "kim_ig": (kim_ig, False),
+    "kim_rf": (kim_rf, False), "kim_or": (kim_or, False),
+}
+
+#: Forman (2008)'s 15 scaling choices, in the paper's order.
+FORMAN_SCALINGS = ("none", "idf", "bns", "ig", "chi2", "acc", "acc2", "f1", "oddsnum", "odds",
+                   "logodds", "power", "probratio", "pearson", "pmi")
+#: Kim (2016)'s five base weightings.
+KIM_BASES = ("kim_idf", "kim_chi2", "kim_ig", "kim_rf", "kim_or")
+
+
+def check_metric(name: str) -> None:
+    if name not in METRICS:
+        raise ConfigError(f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}")
+
+
+def swap_negative(tp, fp, fn, tn):
+    """Forman's swap: where ``tpr < fpr`` exchange tp<->fn and fp<->tn."""
+    tpr, fpr = _rates(tp, fp, fn, tn)
+    neg = tpr < fpr
+    return (np.where(neg, fn, tp), np.where(neg, tn, fp), np.where(neg, tp, fn),
+            np.where(neg, fp, tn))
+
+
+def score_cells(name: str, tp, fp, fn, tn) -> np.ndarray:
+    """Score every (task, term) cell table with metric ``name`` (see the module table)."""
+    check_metric(name)
+    func, asymmetric = METRICS[name]
+    cells = [np.asarray(c, dtype=np.float64) for c in (tp, fp, fn, tn)]
+    if asymmetric:
+        cells = swap_negative(*cells)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return func(*cells)
+
+
+def score(name: str, stats: TermStats) -> np.ndarray:
+    """Scores (n_classes, n_terms) of metric ``name`` for every one-vs-rest task of ``stats``."""
+    return score_cells(name, *stats.cells())
+
+
+def scaling_weights(name: str, stats: TermStats) -> np.ndarray:
+    """Column scales for supervised scaling: :func:`as_scaling_weights` of the score."""
+    return as_scaling_weights(score(name, stats))
+
+
+def as_scaling_weights(s) -> np.ndarray:
+    """Make scores valid column scales: finite and >= 0.
+
+    NaN -> 0, +inf -> the largest finite value of that task, negatives -> 0 (e.g. Acc = tp - fp is
+    negative for a rare-class term even after the swap). With the edge rules above only Acc can
+    produce a negative and no metric produces NaN or inf; the guard keeps that a guarantee.
+    """
+    s = np.asarray(s, dtype=np.float64)
+    s = np.where(np.isnan(s), 0.0, s)
+    finite_max = np.max(np.where(np.isfinite(s), s, 0.0), axis=-1, keepdims=True)
+    s = np.where(np.isposinf(s), finite_max, s)
+    return np.maximum(s, 0.0)

@@ -1,0 +1,53 @@
+"""params.yaml validation: unknown keys, bad values and unknown names stop with a clear message."""
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from termweight.config import load_params, validate
+from termweight.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+SCHEMA = yaml.safe_load((REPO / "workflow/schemas/params.schema.yaml").read_text())
+PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
+
+
+def check(mutate, match):
+    p = copy.deepcopy(PARAMS)
+    mutate(p)
+    with pytest.raises(ConfigError, match=match):
+        validate(p, SCHEMA)
+
+
+def test_repository_params_are_valid():
+    assert load_params(REPO / "params.yaml")["experiments"]
+
+
+def test_unknown_top_level_key():
+    check(lambda p: p.update(sed=1), r"\(top level\).*'sed' was unexpected")
+
+
+def test_unknown_experiment_key_names_the_path():
+    check(lambda p: p["experiments"]["slice"].update(encodign=["tf"]),
+          r"experiments/slice.*'encodign' was unexpected")
+
+
+def test_bad_value():
+    check(lambda p: p["experiments"]["slice"]["protocol"].update(folds=1),
+          r"experiments/slice/protocol/folds: 1 is less than the minimum of 2")
+
+
+def test_unknown_dataset():
+    check(lambda p: p["experiments"]["slice"].update(dataset="nosuch"),
+          r"unknown dataset 'nosuch'")
+
+
+def test_unknown_metric_and_encoding():
+    check(lambda p: p["experiments"]["slice"].update(scores=["bns", "magic"]),
+          r"unknown metric 'magic'")
+    check(lambda p: p["experiments"]["slice"].update(encodings=["okapi"]),
+          r"unknown base encoding 'okapi'")
+    check(lambda p: p["experiments"]["slice"].update(encodings=["binary-ig"]),
+          r"scales by 'ig', which is not in this experiment's scores")

@@ -1,0 +1,56 @@
+# Per experiment: per-run averages and DVC metrics -> LaTeX table and figure.
+
+
+rule aggregate:
+    input:
+        per_run("data/metrics/{exp}/{encoding}/{split}.csv"),
+    output:
+        tasks="data/results/{exp}/tasks.csv",
+        runs="data/results/{exp}/runs.csv",
+        metrics="reports/metrics/{exp}.json",
+    params:
+        template=lambda w: f"data/metrics/{w.exp}/{{encoding}}/{{split}}.csv",
+        tracked=lambda w: EXPERIMENTS[w.exp],  # rerun when the experiment changes
+    log:
+        "logs/aggregate/{exp}.log",
+    conda:
+        ENV
+    shell:
+        "python -m termweight --log {log} aggregate --params params.yaml --exp {wildcards.exp}"
+        " --metrics '{params.template}' --out-tasks {output.tasks} --out-runs {output.runs}"
+        " --out-json {output.metrics}"
+
+
+rule table:
+    input:
+        code="src/termweight/reporting.py",
+        runs="data/results/{exp}/runs.csv",
+    output:
+        "reports/tables/{exp}.tex",
+    params:
+        tracked=lambda w: EXPERIMENTS[w.exp],
+    log:
+        "logs/table/{exp}.log",
+    conda:
+        ENV
+    shell:
+        "python -m termweight --log {log} table --params params.yaml --exp {wildcards.exp} --runs {input.runs}"
+        " --out {output}"
+
+
+rule figure:
+    input:
+        code="src/termweight/reporting.py",
+        runs="data/results/{exp}/runs.csv",
+    output:
+        pdf="reports/figures/{exp}.pdf",
+        png="reports/figures/{exp}.png",
+    params:
+        tracked=lambda w: EXPERIMENTS[w.exp],
+    log:
+        "logs/figure/{exp}.log",
+    conda:
+        ENV
+    shell:
+        "python -m termweight --log {log} figure --params params.yaml --exp {wildcards.exp} --runs {input.runs}"
+        " --out {output.pdf}"

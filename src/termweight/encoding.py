@@ -107,12 +107,14 @@ class TermEncoder(TransformerMixin, BaseEstimator):
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
         if self.kind == "tfidf":
             self.idf_ = idf_weights(X)
+        elif hasattr(self, "idf_"):  # refit with another kind: drop the stale idf
+            del self.idf_
         return self
 
     def transform(self, X):
         check_is_fitted(self, "n_features_in_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return encode(X, self.kind, getattr(self, "idf_", None))
+        return encode(X, self.kind, getattr(self, "idf_", None) if self.kind == "tfidf" else None)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -149,7 +151,8 @@ class SupervisedScaler(TransformerMixin, BaseEstimator):
         classes = np.unique(y)
         if classes.size > 2:
             raise ValueError(f"SupervisedScaler needs a binary task; got {classes.size} classes")
-        positive = classes[-1]
+        # 0/1 or boolean labels: the task is always y == 1, also when a fold holds one class only
+        positive = 1 if np.isin(classes, [0, 1]).all() else classes[-1]
         Y = sp.csr_matrix((y == positive).astype(np.float64)[:, None])
         self.weights_ = scoring.scaling_weights(self.metric, term_stats(X, Y))[0]
         return self

@@ -63,12 +63,19 @@ class TermStats:
 
 
 def presence(X) -> sp.csr_matrix:
-    """Binary presence matrix ``[X > 0]`` as CSR float64 (explicit zeros dropped)."""
+    """Binary presence matrix ``[X > 0]`` as CSR float64 (explicit zeros dropped).
+
+    Never modifies ``X`` (the result owns fresh index arrays) and sums duplicate entries first,
+    so a document counts at most once per term.
+    """
     X = sp.csr_matrix(X)
-    B = sp.csr_matrix((np.ones_like(X.data, dtype=np.float64), X.indices, X.indptr), shape=X.shape)
-    B.data[X.data <= 0] = 0.0
-    B.eliminate_zeros()
-    return B
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    keep = X.data > 0
+    indptr = np.concatenate([[0], np.cumsum(keep)])[X.indptr].astype(X.indptr.dtype)
+    return sp.csr_matrix((np.ones(int(indptr[-1]), dtype=np.float64), X.indices[keep], indptr),
+                         shape=X.shape)
 
 
 def term_stats(X, Y) -> TermStats:

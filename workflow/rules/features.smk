@@ -4,7 +4,7 @@
 rule stats:
     input:
         code="src/termweight/statistics.py",
-        corpus_files,
+        corpus=corpus_files,
         split="data/splits/{exp}/{split}.npz",
     output:
         "data/stats/{exp}/{split}.npz",
@@ -39,7 +39,7 @@ rule score:
 rule encode:
     input:
         code="src/termweight/encoding.py",
-        corpus_files,
+        corpus=corpus_files,
         split="data/splits/{exp}/{split}.npz",
         stats="data/stats/{exp}/{split}.npz",
         scores="data/scores/{exp}/{split}.npz",

@@ -1,0 +1,207 @@
+"""Tests for Kim (2016) mix-ch and mini-max (termweight.learners.kim)."""
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.base import clone
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.preprocessing import normalize
+from sklearn.svm import LinearSVC
+
+from termweight.learners.kim import (
+    MiniMax,
+    MixCH,
+    _base_scores,
+    alpha_step,
+    minimax_objective,
+    project_simplex,
+)
+
+
+def _problem(n=120, d=40, J=3, seed=0, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, d, density=0.15, random_state=seed, format="csr",
+                  data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
+    X = normalize(X)
+    w = rng.normal(size=d)
+    y = np.where(X @ w + 0.1 * rng.normal(size=n) > 0, 1, 0)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    B = rng.gamma(2.0, 0.5, size=(J, d))
+    return X, y, B
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_mixch_single_base_equals_linearsvc(fit_intercept):
+    X, y, B = _problem(J=1)
+    m = MixCH(B, C=2.0, fit_intercept=fit_intercept).fit(X, y)
+    ref = LinearSVC(C=2.0, loss="hinge", dual=True, fit_intercept=fit_intercept, tol=1e-5,
+                    max_iter=10000, random_state=0).fit(X @ sp.diags_array(B[0]), y)
+    np.testing.assert_allclose(m.svm_coef_, ref.coef_.ravel(), atol=1e-10)
+    np.testing.assert_allclose(m.alpha_, [1.0])
+    np.testing.assert_allclose(m.decision_function(X),
+                               ref.decision_function(X @ sp.diags_array(B[0])), atol=1e-8)
+    assert m.converged_ and m.n_iter_ == 1
+
+
+def test_mixch_alternation_monotone_and_on_simplex():
+    X, y, B = _problem(J=4, noise=0.2)
+    m = MixCH(B, C=1.0, max_iter=20).fit(X, y)
+    assert np.isclose(m.alpha_.sum(), 1.0) and np.all(m.alpha_ >= 0)
+    h = m.history_
+    obj = np.array(h["objective"])
+    after = np.array(h["objective_after_alpha"])
+    assert np.all(after <= obj + 1e-9)  # the LP step never increases the objective
+    assert np.all(obj[1:] <= after[:-1] + 1e-3 * np.abs(after[:-1]))  # SVM step (inexact)
+    np.testing.assert_allclose(m.weights_, m.alpha_ @ B)
+    np.testing.assert_allclose(m.decision_function(X), X @ m.coef_ + m.intercept_[0])
+
+
+def test_alpha_step_solves_lp_bruteforce():
+    rng = np.random.default_rng(3)
+    n, J = 9, 3
+    S = rng.normal(size=(n, J)) * 2
+    y = rng.choice([-1.0, 1.0], n)
+    alpha, val = alpha_step(S, y, intercept=0.3)
+    assert np.all(alpha >= 0) and np.isclose(alpha.sum(), 1.0)
+
+    def f(a):
+        return np.maximum(0.0, 1.0 - y * (S @ a + 0.3)).sum()
+
+    assert np.isclose(f(alpha), val, atol=1e-8)
+    # brute force: the optimum of a piecewise-linear convex function over the simplex lies at a
+    # vertex of the arrangement; every such vertex is where J-1 of the pieces' breakpoints
+    # (1 - y_i (s_i.a + w0) = 0) or the simplex faces (a_j = 0) intersect with sum a = 1.
+    rows = [np.append(y[i] * S[i], 1 - 0.3 * y[i]) for i in range(n)]  # y_i s_i.a = 1 - y_i w0
+    rows += [np.append(np.eye(J)[j], 0.0) for j in range(J)]  # a_j = 0
+    best = np.inf
+    for combo in itertools.combinations(rows, J - 1):
+        M = np.vstack([np.array(combo)[:, :J], np.ones(J)])
+        rhs = np.append(np.array(combo)[:, J], 1.0)
+        try:
+            a = np.linalg.solve(M, rhs)
+        except np.linalg.LinAlgError:
+            continue
+        if np.all(a >= -1e-12):
+            best = min(best, f(np.maximum(a, 0)))
+    assert val <= best + 1e-8 and val >= best - 1e-8
+
+
+def test_project_simplex():
+    p = project_simplex(np.array([0.5, 2.0, -1.0]))
+    np.testing.assert_allclose(p, [0.0, 1.0, 0.0])
+    p = project_simplex(np.array([0.2, 0.3, 0.1]))
+    np.testing.assert_allclose(p.sum(), 1.0)
+    np.testing.assert_allclose(p, np.array([0.2, 0.3, 0.1]) + 0.4 / 3)
+
+
+def test_minimax_single_base_matches_liblinear_hinge():
+    X, y, B = _problem(n=150, d=30, J=1)
+    C = 0.5
+    mm = MiniMax(B, C=C, solver="exact", tol=1e-7, max_iter=3000).fit(X, y)
+    ref = LinearSVC(C=C, loss="hinge", dual=True, fit_intercept=False, tol=1e-10,
+                    max_iter=1_000_000, random_state=0).fit(X @ sp.diags_array(B[0]), y)
+    ypm = 2.0 * y - 1.0
+    f_mm = minimax_objective(X, ypm, B, mm.coef_, C=C)
+    f_ref = minimax_objective(X, ypm, B, ref.coef_.ravel(), C=C)
+    assert mm.converged_
+    assert f_mm <= f_ref * (1 + 1e-6)
+    assert abs(f_mm - f_ref) <= 1e-6 * f_ref
+    # strongly convex objective: ||w - w*||^2 / (2C) <= F(w) - F(w*) -> coefficients agree
+    np.testing.assert_allclose(mm.coef_, ref.coef_.ravel(), atol=3e-3)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_minimax_exact_matches_bruteforce_qp(fit_intercept):
+    X, y, B = _problem(n=25, d=5, J=3, seed=4, noise=0.2)
+    C = 1.0
+    mm = MiniMax(B, C=C, solver="exact", tol=1e-8, max_iter=5000,
+                 fit_intercept=fit_intercept).fit(X, y)
+    # epigraph QP: min ||v||^2/(2C) + sum xi, xi_i >= 1 - m_ij(v), xi >= 0 (SLSQP, dense, tiny)
+    Xd, ypm, n = X.toarray(), 2.0 * y - 1.0, X.shape[0]
+    Z = ypm[:, None, None] * (B[None, :, :] * Xd[:, None, :])  # (n, J, d)
+    if fit_intercept:
+        Z = np.concatenate([Z, np.broadcast_to(ypm[:, None, None], (n, 3, 1))], axis=2)
+    D = Z.shape[2]
+    cons = [{"type": "ineq", "fun": lambda u, j=j: u[D:] - 1.0 + Z[:, j, :] @ u[:D]}
+            for j in range(3)]
+    res = minimize(lambda u: u[:D] @ u[:D] / (2 * C) + u[D:].sum(), np.zeros(D + n),
+                   jac=lambda u: np.concatenate([u[:D] / C, np.ones(n)]), constraints=cons,
+                   bounds=[(None, None)] * D + [(0, None)] * n, method="SLSQP",
+                   options={"maxiter": 1000, "ftol": 1e-12})
+    assert res.success
+    f_mm = mm.history_["best_objective"][-1]
+    assert abs(f_mm - res.fun) <= 1e-6 * res.fun
+    v = np.append(mm.coef_, mm.intercept_[0]) if fit_intercept else mm.coef_
+    np.testing.assert_allclose(v, res.x[:D], atol=1e-3)
+
+
+def test_subgradient_history_and_gap_to_exact():
+    X, y, B = _problem(n=100, d=20, J=3, noise=0.2)
+    sg = MiniMax(B, C=0.1, solver="subgradient", max_iter=300).fit(X, y)
+    ex = MiniMax(B, C=0.1, solver="exact", tol=1e-6).fit(X, y)
+    h = sg.history_
+    assert len(h["objective"]) == 301 and len(h["iter_time"]) == 301
+    assert np.all(np.diff(h["best_objective"]) <= 0)
+    f_ex = ex.history_["best_objective"][-1]
+    assert h["best_objective"][-1] >= f_ex * (1 - 1e-6)  # exact is a lower bound (certified)
+    assert ex.history_["lower_bound"][-1] <= h["best_objective"][-1]
+
+
+def test_majority_vote_hand_made():
+    X0 = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    est = MiniMax(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]), solver="exact").fit(
+        X0, np.array(["a", "b"]))
+    est.coef_ = np.array([1.0, -1.0])
+    est.intercept_ = np.array([0.0])
+    X = sp.csr_matrix(np.array([[10.0, 1.0], [1.0, 0.0], [0.0, 0.0]]))
+    # margins: (10, -1, -1): vote 1:2 -> "a" though the mean margin is positive;
+    # (1, 0, 0): one vote, two abstentions -> "b"; all zero -> classes_[0] = "a"
+    assert est.predict(X).tolist() == ["a", "b", "a"]
+    est.set_params(voting="soft")
+    assert est.predict(X).tolist() == ["b", "b", "a"]
+    # J = 2: tied votes are broken by the sign of the mean margin
+    est2 = MiniMax(np.eye(2), solver="exact").fit(X0, np.array([0, 1]))
+    est2.coef_ = np.array([1.0, -1.0])
+    Xt = sp.csr_matrix(np.array([[3.0, 1.0], [1.0, 3.0]]))
+    assert est2.predict(Xt).tolist() == [1, 0]
+    np.testing.assert_array_equal(est2.decision_function(Xt) > 0, [True, False])
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_sklearn_conventions_and_ovr():
+    X, _, B = _problem(n=90, d=30, J=3)
+    rng = np.random.default_rng(0)
+    y3 = rng.integers(0, 3, X.shape[0])
+    seen = []
+
+    def bases(Xtr, y01):
+        seen.append((Xtr.shape[0], int(y01.sum())))
+        return B
+
+    for est in (MixCH(bases, C=0.5, max_iter=5), MiniMax(bases, C=0.5, solver="exact")):
+        params = est.get_params()
+        assert params["C"] == 0.5 and params["base_weights"] is bases
+        c = clone(est)
+        assert c.get_params()["C"] == 0.5 and not hasattr(c, "coef_")
+        ovr = OneVsRestClassifier(est).fit(X[:60], y3[:60])
+        pred = ovr.predict(X[60:])
+        assert pred.shape == (30,) and set(pred) <= {0, 1, 2}
+        assert ovr.decision_function(X[60:]).shape == (30, 3)
+    # the callable only ever saw the 60 training rows
+    assert {s[0] for s in seen} == {60}
+    with pytest.raises(ValueError, match="binary"):
+        MiniMax(B).fit(X, y3)
+    with pytest.raises(ValueError, match="nonnegative"):
+        MixCH(-B).fit(X, y3 > 0)
+    mm = MiniMax(None, solver="exact").fit(X, y3 > 0)  # None -> plain hinge SVM
+    np.testing.assert_allclose(mm.base_weights_, np.ones((1, X.shape[1])))
+
+
+def test_base_scores_sparse():
+    X, _, B = _problem(n=10, d=8, J=2)
+    w = np.arange(8.0)
+    np.testing.assert_allclose(_base_scores(X, B, w), (X.toarray()[:, None, :] * B * w).sum(2))

@@ -1,0 +1,163 @@
+"""Real Snakemake and DVC runs of a small configuration in a temporary project directory.
+
+The small config is the offline default (BBC News) with 2 folds x 1 repeat and two encodings.
+Checks: outputs exist and are sane; `--cores 1` and `--cores 2` give identical bytes; `dvc repro`
+then `dvc status` is clean and `snakemake -n` has nothing to do; Snakemake's outputs match DVC's
+lock (so `dvc repro` after Snakemake recomputes nothing); `dvc push`/`dvc pull` with a local remote
+plus workflow/scripts/restore-from-dvc leaves Snakemake nothing to do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+SMALL = {
+    "mirror": None,
+    "seed": 7,
+    "experiments": {
+        "slice": {
+            "dataset": "bbc",
+            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
+            "scores": ["idf", "bns"],
+            "encodings": ["binary", "binary-bns"],
+            "learner": {"name": "linearsvc", "C": 1.0},
+        }
+    },
+}
+
+
+def env():
+    e = dict(os.environ)
+    e["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{e.get('PATH', '')}"
+    e.pop("SLURM_CONF", None)
+    return e
+
+
+def run(cmd, cwd, check=True, timeout=900):
+    res = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout,
+                         shell=isinstance(cmd, str))
+    if check and res.returncode != 0:
+        raise AssertionError(f"{cmd} failed ({res.returncode}):\n{res.stdout[-3000:]}\n"
+                             f"{res.stderr[-3000:]}")
+    return res
+
+
+def make_project(path: Path, params=SMALL) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
+        shutil.copy2(REPO / name, path / name)
+    shutil.copytree(REPO / "envs", path / "envs")
+    shutil.copytree(REPO / "workflow", path / "workflow",
+                    ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
+    shutil.copytree(REPO / "src", path / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    run(["dvc", "init", "--no-scm", "-q"], path)
+    run(["dvc", "config", "core.analytics", "false"], path)
+    return path
+
+
+def digests(root: Path) -> dict[str, str]:
+    out = {}
+    for sub in ("data", "reports"):
+        for p in sorted((root / sub).rglob("*")):
+            if p.is_file() and ".dvc" not in p.parts:
+                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def mtimes(root: Path) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns
+            for sub in ("data", "reports") for p in (root / sub).rglob("*") if p.is_file()}
+
+
+def nothing_to_do(root: Path) -> bool:
+    res = run(["snakemake", "-n", "--cores", "1"], root)
+    return "Nothing to be done" in res.stdout + res.stderr
+
+
+@pytest.fixture(scope="module")
+def snake2(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("snake2"))
+    run(["snakemake", "--cores", "2", "--quiet"], root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def dvcrun(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("dvc"))
+    run(["dvc", "repro", "--quiet"], root)
+    return root
+
+
+def test_snakemake_outputs(snake2):
+    metrics = json.loads((snake2 / "reports/metrics/slice.json").read_text())
+    assert set(metrics["encodings"]) == {"binary", "binary-bns"}
+    for enc in metrics["encodings"].values():
+        assert 0.85 < enc["micro_f1"] <= 1.0  # BBC is an easy topical corpus
+    tex = (snake2 / "reports/tables/slice.tex").read_text()
+    assert r"\toprule" in tex and r"\bottomrule" in tex and "binary-bns" in tex
+    for ext in ("pdf", "png"):
+        assert (snake2 / f"reports/figures/slice.{ext}").stat().st_size > 1000
+    assert (snake2 / "logs/train/slice/binary/r0f0.log").read_text().count("tasks fitted") == 1
+    assert nothing_to_do(snake2)
+
+
+def test_cores_do_not_change_results(snake2, tmp_path):
+    root = make_project(tmp_path / "snake1")
+    run(["snakemake", "--cores", "1", "--quiet"], root)
+    assert digests(root) == digests(snake2)
+
+
+def test_dvc_repro_then_snakemake_has_nothing_to_do(dvcrun, snake2):
+    assert run(["dvc", "status", "--json"], dvcrun).stdout.strip() == "{}"
+    assert nothing_to_do(dvcrun)
+    # Snakemake and DVC write byte-identical files
+    assert digests(dvcrun) == digests(snake2)
+
+
+def test_snakemake_then_dvc_repro_recomputes_nothing(dvcrun, tmp_path):
+    root = make_project(tmp_path / "s_then_d")
+    run(["snakemake", "--cores", "2", "--quiet"], root)
+    shutil.copy2(dvcrun / "dvc.lock", root / "dvc.lock")  # the lock a repository commits
+    assert run(["dvc", "status", "--json"], root).stdout.strip() == "{}"
+    before = mtimes(root)
+    run(["dvc", "repro"], root)
+    assert mtimes(root) == before  # no stage ran, no file rewritten
+    assert nothing_to_do(root)
+
+
+def test_dvc_push_pull_restores_without_snakemake_rebuilding(dvcrun, tmp_path):
+    remote = tmp_path / "remote"
+    run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], dvcrun)
+    run(["dvc", "push", "-q"], dvcrun)
+    clone = make_project(tmp_path / "clone")
+    shutil.copy2(dvcrun / "dvc.lock", clone / "dvc.lock")
+    run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], clone)
+    for path in ("reports/metrics", "reports/tables", "reports/figures"):
+        # cache: false outputs live in git, not the remote: a clone has them from git
+        shutil.copytree(dvcrun / path, clone / path)
+    run([str(clone / "workflow/scripts/restore-from-dvc"), "-q"], clone)
+    assert digests(clone) == digests(dvcrun)
+    assert nothing_to_do(clone)
+
+
+def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):
+    stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
+    params = yaml.safe_load((repo / "params.yaml").read_text())
+    needed = {e["dataset"] for e in params["experiments"].values()}
+    for stage in ("prepare", "tokenize", "count"):
+        assert needed <= set(stages[stage]["foreach"]), stage

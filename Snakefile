@@ -22,3 +22,12 @@ rule all:
     input:
         all_reports(),
     default_target: True
+
+
+rule papers:
+    input:
+        PAPER_TARGETS,
+
+
+onsuccess:
+    shell("python workflow/scripts/commit_to_dvc.py")

@@ -439,7 +439,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--runs", required=True)
         p.add_argument("--out", required=True)
         p.set_defaults(func=func)
+    _register_experiments(sub)
     return ap
+
+
+def _register_experiments(sub) -> None:
+    """Add the sub-commands of every ``termweight.experiments`` module that has ``register``."""
+    import importlib
+    import pkgutil
+
+    from termweight import experiments
+
+    for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"termweight.experiments.{info.name}")
+        if hasattr(module, "register"):
+            module.register(sub)
 
 
 def main(argv=None) -> int:

@@ -7,6 +7,8 @@ from termweight.splits import split_names
 check_names(config, source="params.yaml (Snakemake config)")
 
 EXPERIMENTS = config["experiments"]
+# Paper rule files append their final outputs here (see rule `papers` in the Snakefile).
+PAPER_TARGETS = []
 ENV = "../../envs/termweight.yaml"
 
 

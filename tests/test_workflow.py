@@ -9,17 +9,12 @@ plus workflow/scripts/restore-from-dvc leaves Snakemake nothing to do.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from workflow_utils import digests, make_project, mtimes, nothing_to_do, run
 
 pytestmark = pytest.mark.slow
 
@@ -38,66 +33,16 @@ SMALL = {
 }
 
 
-def env():
-    e = dict(os.environ)
-    e["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{e.get('PATH', '')}"
-    e.pop("SLURM_CONF", None)
-    return e
-
-
-def run(cmd, cwd, check=True, timeout=900):
-    res = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout,
-                         shell=isinstance(cmd, str))
-    if check and res.returncode != 0:
-        raise AssertionError(f"{cmd} failed ({res.returncode}):\n{res.stdout[-3000:]}\n"
-                             f"{res.stderr[-3000:]}")
-    return res
-
-
-def make_project(path: Path, params=SMALL) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
-        shutil.copy2(REPO / name, path / name)
-    shutil.copytree(REPO / "envs", path / "envs")
-    shutil.copytree(REPO / "workflow", path / "workflow",
-                    ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
-    shutil.copytree(REPO / "src", path / "src",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    (path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    run(["dvc", "init", "--no-scm", "-q"], path)
-    run(["dvc", "config", "core.analytics", "false"], path)
-    return path
-
-
-def digests(root: Path) -> dict[str, str]:
-    out = {}
-    for sub in ("data", "reports"):
-        for p in sorted((root / sub).rglob("*")):
-            if p.is_file() and ".dvc" not in p.parts:
-                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
-    return out
-
-
-def mtimes(root: Path) -> dict[str, int]:
-    return {str(p.relative_to(root)): p.stat().st_mtime_ns
-            for sub in ("data", "reports") for p in (root / sub).rglob("*") if p.is_file()}
-
-
-def nothing_to_do(root: Path) -> bool:
-    res = run(["snakemake", "-n", "--cores", "1"], root)
-    return "Nothing to be done" in res.stdout + res.stderr
-
-
 @pytest.fixture(scope="module")
 def snake2(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("snake2"))
+    root = make_project(tmp_path_factory.mktemp("snake2"), SMALL)
     run(["snakemake", "--cores", "2", "--quiet"], root)
     return root
 
 
 @pytest.fixture(scope="module")
 def dvcrun(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("dvc"))
+    root = make_project(tmp_path_factory.mktemp("dvc"), SMALL)
     run(["dvc", "repro", "--quiet"], root)
     return root
 
@@ -116,7 +61,7 @@ def test_snakemake_outputs(snake2):
 
 
 def test_cores_do_not_change_results(snake2, tmp_path):
-    root = make_project(tmp_path / "snake1")
+    root = make_project(tmp_path / "snake1", SMALL)
     run(["snakemake", "--cores", "1", "--quiet"], root)
     assert digests(root) == digests(snake2)
 
@@ -131,7 +76,7 @@ def test_dvc_repro_then_snakemake_has_nothing_to_do(dvcrun, snake2):
 def test_snakemake_then_dvc_repro_recomputes_nothing(dvcrun, tmp_path):
     # A clone has the committed dvc.lock but no data; Snakemake builds everything, and its
     # onsuccess handler stores the outputs in DVC's cache because they match the lock.
-    root = make_project(tmp_path / "s_then_d")
+    root = make_project(tmp_path / "s_then_d", SMALL)
     shutil.copy2(dvcrun / "dvc.lock", root / "dvc.lock")
     res = run(["snakemake", "--cores", "2"], root)
     assert "match dvc.lock; stored in the DVC cache" in res.stderr
@@ -147,7 +92,7 @@ def test_dvc_push_pull_restores_without_snakemake_rebuilding(dvcrun, tmp_path):
     remote = tmp_path / "remote"
     run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], dvcrun)
     run(["dvc", "push", "-q"], dvcrun)
-    clone = make_project(tmp_path / "clone")
+    clone = make_project(tmp_path / "clone", SMALL)
     shutil.copy2(dvcrun / "dvc.lock", clone / "dvc.lock")
     run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], clone)
     for path in ("reports/metrics", "reports/tables", "reports/figures"):
@@ -159,8 +104,13 @@ def test_dvc_push_pull_restores_without_snakemake_rebuilding(dvcrun, tmp_path):
 
 
 def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):
+    from termweight.datasets import DATASETS
+
     stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
     params = yaml.safe_load((repo / "params.yaml").read_text())
     needed = {e["dataset"] for e in params["experiments"].values()}
+    text = {d for d in needed if DATASETS[d].kind == "text"}
     for stage in ("prepare", "tokenize", "count"):
-        assert needed <= set(stages[stage]["foreach"]), stage
+        assert text <= set(stages[stage]["foreach"]), stage
+        assert all(DATASETS[d].kind == "text" for d in stages[stage]["foreach"]), stage
+    assert all(DATASETS[d].kind == "vectors" for d in stages["prepare_vectors"]["foreach"])

@@ -2,11 +2,14 @@
 import glob
 
 from termweight.config import check_names
+from termweight.datasets import DATASETS
 from termweight.splits import split_names
 
 check_names(config, source="params.yaml (Snakemake config)")
 
 EXPERIMENTS = config["experiments"]
+TEXT_DATASETS = sorted(n for n, spec in DATASETS.items() if spec.kind == "text")
+VECTOR_DATASETS = sorted(n for n, spec in DATASETS.items() if spec.kind == "vectors")
 # Paper rule files append their final outputs here (see rule `papers` in the Snakefile).
 PAPER_TARGETS = []
 ENV = "../../envs/termweight.yaml"

@@ -2,6 +2,8 @@
 
 
 rule prepare_text:
+    wildcard_constraints:
+        dataset="|".join(TEXT_DATASETS),
     input:
         code=sorted(glob.glob("src/termweight/datasets/*.py")),
     output:
@@ -14,6 +16,24 @@ rule prepare_text:
     shell:
         "python -m termweight --log {log} prepare --dataset {wildcards.dataset}"
         " --out data/documents/{wildcards.dataset} --raw data/raw/{wildcards.dataset} --params params.yaml"
+
+
+rule prepare_vectors:
+    wildcard_constraints:
+        dataset="|".join(VECTOR_DATASETS),
+    input:
+        code=sorted(glob.glob("src/termweight/datasets/*.py")),
+    output:
+        "data/corpus/{dataset}/counts.npz",
+        "data/corpus/{dataset}/meta.json",
+        "data/corpus/{dataset}/terms.txt",
+    log:
+        "logs/prepare/{dataset}.log",
+    conda:
+        ENV
+    shell:
+        "python -m termweight --log {log} prepare --dataset {wildcards.dataset}"
+        " --out data/corpus/{wildcards.dataset} --raw data/raw/{wildcards.dataset} --params params.yaml"
 
 
 rule tokenize:
@@ -34,6 +54,8 @@ rule tokenize:
 
 
 rule count:
+    wildcard_constraints:
+        dataset="|".join(TEXT_DATASETS),
     input:
         code=["src/termweight/text.py", "src/termweight/corpus.py"],
         docs=rules.tokenize.input.docs,

@@ -1,0 +1,67 @@
+"""Helpers for tests that run the real workflow (Snakemake, DVC) in a temporary project."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def env():
+    e = dict(os.environ)
+    e["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{e.get('PATH', '')}"
+    e.pop("SLURM_CONF", None)
+    return e
+
+
+def run(cmd, cwd, check=True, timeout=900):
+    res = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout,
+                         shell=isinstance(cmd, str))
+    if check and res.returncode != 0:
+        raise AssertionError(f"{cmd} failed ({res.returncode}):\n{res.stdout[-3000:]}\n"
+                             f"{res.stderr[-3000:]}")
+    return res
+
+
+def make_project(path: Path, params: dict) -> Path:
+    """Copy the workflow and library sources into ``path`` with its own params.yaml."""
+    path.mkdir(parents=True, exist_ok=True)
+    for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
+        shutil.copy2(REPO / name, path / name)
+    shutil.copytree(REPO / "envs", path / "envs")
+    shutil.copytree(REPO / "workflow", path / "workflow",
+                    ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
+    shutil.copytree(REPO / "src", path / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    (path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    run(["dvc", "init", "--no-scm", "-q"], path)
+    run(["dvc", "config", "core.analytics", "false"], path)
+    return path
+
+
+def digests(root: Path) -> dict[str, str]:
+    out = {}
+    for sub in ("data", "reports"):
+        for p in sorted((root / sub).rglob("*")):
+            if p.is_file() and ".dvc" not in p.parts:
+                out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
+
+
+def mtimes(root: Path) -> dict[str, int]:
+    return {str(p.relative_to(root)): p.stat().st_mtime_ns
+            for sub in ("data", "reports") for p in (root / sub).rglob("*") if p.is_file()}
+
+
+def nothing_to_do(root: Path) -> bool:
+    res = run(["snakemake", "-n", "--cores", "1"], root)
+    return "Nothing to be done" in res.stdout + res.stderr
+
+

@@ -267,7 +267,8 @@ def test_threshold_encoder_leaves_input_alone_and_rejects_wrong_width():
 @pytest.mark.parametrize("est, params", [
     (TermEncoder("logtf"), {"kind": "logtf"}),
     (SupervisedScaler("ig", base="tf", norm="l2"), {"metric": "ig", "base": "tf", "norm": "l2"}),
-    (ThresholdEncoder(), {}),
+    (ThresholdEncoder(), {"thresholds": "distinct"}),
+    (ThresholdEncoder("every"), {"thresholds": "every"}),
 ])
 def test_get_params_and_clone(est, params):
     assert est.get_params() == params

@@ -31,7 +31,11 @@ def run(cmd, cwd, check=True, timeout=900):
 
 
 def make_project(path: Path, params: dict) -> Path:
-    """Copy the workflow and library sources into ``path`` with its own params.yaml."""
+    """Copy the workflow and library sources into ``path`` with its own params.yaml.
+
+    ``params`` overrides top-level keys of the repository's params.yaml (dvc.yaml needs every
+    paper's section to parse; Snakemake only runs what a test targets).
+    """
     path.mkdir(parents=True, exist_ok=True)
     for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
         shutil.copy2(REPO / name, path / name)
@@ -40,7 +44,13 @@ def make_project(path: Path, params: dict) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
     shutil.copytree(REPO / "src", path / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    (path / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    # the hand-written LaTeX report (reports/paper.tex, reports/sections/)
+    (path / "reports").mkdir(exist_ok=True)
+    if (REPO / "reports/paper.tex").exists():
+        shutil.copy2(REPO / "reports/paper.tex", path / "reports/paper.tex")
+        shutil.copytree(REPO / "reports/sections", path / "reports/sections")
+    merged = yaml.safe_load((REPO / "params.yaml").read_text()) | params
+    (path / "params.yaml").write_text(yaml.safe_dump(merged, sort_keys=False))
     run(["dvc", "init", "--no-scm", "-q"], path)
     run(["dvc", "config", "core.analytics", "false"], path)
     return path
@@ -60,8 +70,8 @@ def mtimes(root: Path) -> dict[str, int]:
             for sub in ("data", "reports") for p in (root / sub).rglob("*") if p.is_file()}
 
 
-def nothing_to_do(root: Path) -> bool:
-    res = run(["snakemake", "-n", "--cores", "1"], root)
+def nothing_to_do(root: Path, targets=()) -> bool:
+    res = run(["snakemake", "-n", "--cores", "1", *targets], root)
     return "Nothing to be done" in res.stdout + res.stderr
 
 

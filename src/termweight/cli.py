@@ -75,10 +75,10 @@ def cmd_prepare(args) -> None:
         mirror = load_params(args.params).get("mirror")
     raw = None
     if spec.files:
-        from termweight.datasets import fetch
+        from termweight.datasets.fetch import fetch  # the function (the package re-exports it)
 
-        raw = fetch.fetch(spec, Path(args.raw.format(dataset=spec.name)),
-                          mirror=Path(mirror) if mirror else None)
+        raw = fetch(spec, Path(args.raw.format(dataset=spec.name)),
+                    mirror=Path(mirror) if mirror else None)
     result = spec.parser(raw, dict(spec.options))
     if isinstance(result, Corpus):
         result.save(args.out)

@@ -16,8 +16,10 @@ ENV = "../../envs/termweight.yaml"
 
 
 wildcard_constraints:
-    dataset="[a-z][a-z0-9_]*",
-    exp="[a-z][a-z0-9_]*",
+    dataset="[a-z0-9][a-z0-9_]*",  # "20news" starts with a digit
+    # only the configured experiments: paper outputs like reports/metrics/<paper>.json must not
+    # match the generic per-experiment rules
+    exp="|".join(sorted(EXPERIMENTS)),
     split="[a-z0-9]+",
     encoding="[a-z]+(-[a-z0-9_]+)?",
 

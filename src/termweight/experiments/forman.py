@@ -1,0 +1,773 @@
+"""Forman (2008), "BNS feature scaling: an improved representation over TF-IDF for SVM text
+classification" (CIKM; HPL-2007-32R1): the protocol of sections 3-4 and Figs. 1-6.
+
+Protocol (paper section 3, ../shared/METHODS.md sections 2, 4, 6-8):
+
+- Tasks: every class of every Forman word-count dataset against the rest of that dataset (the
+  paper's 19 datasets give 237 tasks; the 11 obtainable here give 110).
+- Splits: stratified 4-fold cross-validation repeated with 8 seeds; seed ``r`` of a dataset is
+  scikit-learn's ``StratifiedKFold(shuffle=True, random_state=params.seed + r)`` over the
+  multi-class label, which stratifies every one-vs-rest task of the dataset at once. The same
+  folds serve every representation, selection level and task ("kept consistent for each
+  representation tested"). Unlike :func:`termweight.splits.make_splits` this allows a class with
+  fewer documents than folds (tr31's class 310 has 2 documents and is one of the paper's 237 tasks):
+  such a class has test positives in only some folds, which is why measurements pool the folds.
+- Per training fold: the terms present in the training rows, their training statistics
+  (:func:`termweight.statistics.term_stats`) and, once per fold for ALL tasks (vectorised), each
+  scaling metric's weights (:func:`termweight.scoring.as_scaling_weights`); nothing is computed
+  from test rows.
+- Representations: base ``binary`` (presence) or ``tf`` (raw counts), column ``j`` multiplied by
+  the task's weight of metric ``m`` (``none`` = 1, ``idf`` = the training IDF): 15 x 2 = 30, named
+  ``<base>-<metric>``. No per-document normalisation (the paper disabled WEKA's).
+- Learner: LinearSVC (liblinear), C = 1, one binary SVM per task; its effective coefficients
+  ``w * beta`` predict the unscaled test rows (:mod:`termweight.learners.linear`).
+- Selection (Fig. 6): per task, the top ``k`` training terms by IG or by BNS (higher score first,
+  ties by lower column index, as :func:`termweight.selection.top_k`), on binary features, with no
+  scaling or with BNS scaling (IG selection + BNS scaling is the paper's hybrid), and "all".
+- Measurement: one per (task, seed): the confusion counts of the 4 test folds are pooled (as WEKA's
+  cross-validation does) and give accuracy, precision, recall and F-measure (0 for a zero
+  denominator). Averages are macro-averages over the tasks x seeds measurements, with standard
+  error ``sd / sqrt(N)`` (paper section 4.1); paired two-tailed t-tests pair the same
+  measurements (:func:`termweight.evaluation.paired_tests`).
+
+Differences from the paper (see the report): WEKA 3.4's SMO (hinge loss, unregularised bias)
+is replaced by liblinear's LinearSVC as METHODS.md prescribes (squared hinge, regularised bias);
+fits stop at ``max_iter`` iterations (the paper's footnote 1: unlogged Odds, ProbRatio and Chi2
+"took many hours" and were excluded; here they are capped and counted as not converged); the
+"hBNS" point of Fig. 2 belongs to a discussion section absent from the text we have and is not
+drawn; only 11 of the 19 datasets are obtainable.
+
+Steps (CLI sub-commands, one arrow each): ``forman-evaluate`` (30 representations, one dataset x
+seed per unit), ``forman-select`` (Fig. 6 grid, one dataset x seed per unit), ``forman-report``
+(measurements, tables, figures, metrics, macros).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from termweight import io
+from termweight.errors import ConfigError, DataError
+
+log = logging.getLogger(__name__)
+
+PUBLISHED = Path(__file__).parent / "published" / "forman.json"
+
+COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
+METRIC_LABELS = {"none": "", "idf": "IDF", "bns": "BNS", "ig": "IG", "chi2": "Chi2", "acc": "Acc",
+                 "acc2": "Acc2", "f1": "F1", "oddsnum": "OddsNum", "odds": "Odds",
+                 "logodds": "LogOdds", "power": "Power", "probratio": "ProbRatio",
+                 "pearson": "Pearson", "pmi": "PMI"}
+#: Fig. 1-4's six representations, in the paper's order (TF.IDF, IDF, TF, binary, TF.BNS, BNS).
+SIX = ("tf-idf", "binary-idf", "tf-none", "binary-none", "tf-bns", "binary-bns")
+BNS_BINARY, TFIDF = "binary-bns", "tf-idf"
+#: F-measure difference below which Fig. 6's "all features" and a selection level count as tied.
+SELECTION_TIE = 5e-4
+
+
+def label(rep: str) -> str:
+    """The paper's name of a representation: binary-bns -> BNS, tf-idf -> TF.IDF, tf-none -> TF."""
+    base, _, metric = rep.partition("-")
+    m = METRIC_LABELS.get(metric, metric)
+    if base == "binary":
+        return m or "binary"
+    return f"TF·{m}" if m else "TF"
+
+
+# --- protocol pieces ---------------------------------------------------------------------------
+
+def fold_indices(labels, folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Stratified ``folds``-fold CV of single-label ``labels`` with ``seed``: [(train, test)].
+
+    Classes smaller than ``folds`` are allowed (their test positives fall in some folds only).
+    """
+    from sklearn.model_selection import StratifiedKFold
+
+    labels = np.asarray(labels)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)
+        cv = StratifiedKFold(int(folds), shuffle=True, random_state=int(seed))
+        return [(np.sort(tr), np.sort(te)) for tr, te in cv.split(np.zeros(labels.size), labels)]
+
+
+def train_view(X, train, test):
+    """Training/test rows restricted to the terms present in the training rows (CSR float64)."""
+    Xtr = sp.csr_matrix(X[train], dtype=np.float64)
+    columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
+    return Xtr[:, columns], sp.csr_matrix(X[test], dtype=np.float64)[:, columns], columns
+
+
+def fold_weights(stats, scalings) -> dict[str, np.ndarray]:
+    """Scaling weights (n_tasks, n_terms) of every metric, from one fold's training statistics."""
+    from termweight import scoring
+
+    return {m: scoring.as_scaling_weights(scoring.score(m, stats)) for m in scalings}
+
+
+def base_matrix(X, base: str) -> sp.csr_matrix:
+    from termweight.encoding import encode
+
+    return encode(X, base)
+
+
+def fit_tasks(X, labels, weights, C: float, max_iter: int, columns=None):
+    """One LinearSVC per task on ``X`` (base-encoded training rows) scaled by ``weights[c]``.
+
+    ``labels``: training class index per row (task c = ``labels == c``); ``weights``:
+    (n_tasks, n_terms) or None; ``columns``: per task, the selected columns (or None for all).
+    Returns effective coefficients (n_tasks, n_terms) such that test margins are
+    ``X_test @ coef.T + intercept`` on unscaled base-encoded test rows, the intercepts, and a
+    bool per task: whether liblinear converged within ``max_iter``.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.svm import LinearSVC
+
+    from termweight.encoding import scale_columns
+
+    n_tasks = int(weights.shape[0]) if weights is not None else len(columns)
+    coef = np.zeros((n_tasks, X.shape[1]))
+    intercept = np.full(n_tasks, -1.0)
+    converged = np.ones(n_tasks, dtype=bool)
+    Xc_all = X.tocsc() if columns is not None else None
+    for c in range(n_tasks):
+        y = labels == c
+        if y.all() or not y.any():
+            continue  # no training positive (cannot happen with >= 1 doc per class in training)
+        cols = None if columns is None else columns[c]
+        Xc = X if cols is None else sp.csr_matrix(Xc_all[:, cols])
+        w = None if weights is None else (weights[c] if cols is None else weights[c][cols])
+        if w is not None:
+            Xc = scale_columns(Xc, w)
+        svm = LinearSVC(C=C, max_iter=max_iter, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svm.fit(Xc, y)
+        beta = svm.coef_[0] if w is None else svm.coef_[0] * w
+        if cols is None:
+            coef[c] = beta
+        else:
+            coef[c, cols] = beta
+        intercept[c] = svm.intercept_[0]
+        converged[c] = int(np.max(svm.n_iter_)) < max_iter
+    return coef, intercept, converged
+
+
+def confusion(labels_test, margins) -> np.ndarray:
+    """(n_tasks, 4) counts tp, fp, fn, tn of the decisions ``margins > 0`` (docs x tasks)."""
+    n_tasks = margins.shape[1]
+    truth = labels_test[:, None] == np.arange(n_tasks)[None, :]
+    pred = margins > 0
+    tp = (truth & pred).sum(0)
+    fp = (~truth & pred).sum(0)
+    fn = (truth & ~pred).sum(0)
+    return np.stack([tp, fp, fn, truth.shape[0] - tp - fp - fn], axis=1)
+
+
+def _load(corpus_dir):
+    from termweight.corpus import Corpus
+
+    corpus = Corpus.load(corpus_dir)
+    if corpus.multilabel or np.any(np.asarray(corpus.Y.sum(axis=1)).ravel() != 1):
+        raise DataError(corpus_dir, "Forman's protocol needs single-label (1-of-n) data")
+    return corpus, corpus.labels
+
+
+def _rows(dataset, classes, repeat, fold, counts, train_pos, extra, converged):
+    frame = pd.DataFrame(counts, columns=list(COUNT_COLUMNS))
+    frame.insert(0, "task", [f"{dataset}/{c}" for c in classes])
+    frame.insert(0, "dataset", dataset)
+    for k, v in reversed(list(extra.items())):
+        frame.insert(2, k, v)
+    frame.insert(2, "fold", fold)
+    frame.insert(2, "repeat", repeat)
+    frame["train_pos"] = train_pos
+    frame["converged"] = converged.astype(int)
+    return frame
+
+
+def evaluate_repeat(corpus_dir, cfg: dict, seed: int, repeat: int) -> pd.DataFrame:
+    """All representations x tasks x folds of one dataset and one CV seed: confusion counts."""
+    from termweight.statistics import term_stats
+
+    corpus, labels = _load(corpus_dir)
+    C, max_iter = float(cfg["C"]), int(cfg["max_iter"])
+    frames = []
+    for fold, (train, test) in enumerate(fold_indices(labels, cfg["folds"], seed + repeat)):
+        t0 = time.perf_counter()
+        Xtr, Xte, _ = train_view(corpus.X, train, test)
+        st = term_stats(Xtr, corpus.Y[train])
+        weights = fold_weights(st, cfg["scalings"])
+        for base in cfg["bases"]:
+            Btr, Bte = base_matrix(Xtr, base), base_matrix(Xte, base)
+            for metric in cfg["scalings"]:
+                coef, b, conv = fit_tasks(Btr, labels[train], weights[metric], C, max_iter)
+                counts = confusion(labels[test], np.asarray(Bte @ coef.T) + b)
+                frames.append(_rows(corpus.name, corpus.classes, repeat, fold, counts, st.pos,
+                                    {"rep": f"{base}-{metric}"}, conv))
+        log.info("%s seed %d fold %d: %d tasks x %d representations, %d terms, %.1f s",
+                 corpus.name, repeat, fold, len(corpus.classes),
+                 len(cfg["bases"]) * len(cfg["scalings"]), Xtr.shape[1], time.perf_counter() - t0)
+    return pd.concat(frames, ignore_index=True)
+
+
+def ranked_columns(scores) -> np.ndarray:
+    """Per task, columns by decreasing score, ties by lower index (``selection.top_k`` order)."""
+    s = np.where(np.isnan(scores), -np.inf, np.asarray(scores, dtype=np.float64))
+    return np.argsort(-s, axis=1, kind="stable")
+
+
+def select_repeat(corpus_dir, cfg: dict, seed: int, repeat: int) -> pd.DataFrame:
+    """Fig. 6 grid of one dataset and seed: top-k by each selector x each scaling, binary base."""
+    from termweight import scoring
+    from termweight.statistics import term_stats
+
+    corpus, labels = _load(corpus_dir)
+    sel = cfg["selection"]
+    C, max_iter = float(cfg["C"]), int(cfg["max_iter"])
+    frames = []
+    for fold, (train, test) in enumerate(fold_indices(labels, cfg["folds"], seed + repeat)):
+        t0 = time.perf_counter()
+        Xtr, Xte, _ = train_view(corpus.X, train, test)
+        st = term_stats(Xtr, corpus.Y[train])
+        weights = fold_weights(st, [m for m in sel["scalings"] if m != "none"])
+        weights["none"] = None
+        order = {s: ranked_columns(scoring.score(s, st)) for s in sel["selectors"]}
+        Btr, Bte = base_matrix(Xtr, "binary"), base_matrix(Xte, "binary")
+        n_terms = Xtr.shape[1]
+        grid = [(s, k) for k in sel["counts"] if k < n_terms for s in sel["selectors"]]
+        grid.append(("all", n_terms))
+        for selector, k in grid:
+            cols = None if selector == "all" else [o[:k] for o in order[selector]]
+            for metric in sel["scalings"]:
+                w = weights[metric]
+                if cols is None and w is None:
+                    w = np.ones((len(corpus.classes), n_terms))
+                coef, b, conv = fit_tasks(Btr, labels[train], w, C, max_iter, columns=cols)
+                counts = confusion(labels[test], np.asarray(Bte @ coef.T) + b)
+                frames.append(_rows(corpus.name, corpus.classes, repeat, fold, counts, st.pos,
+                                    {"selector": selector, "k": k,
+                                     "all": int(selector == "all"), "scaling": metric}, conv))
+        log.info("%s seed %d fold %d: selection grid of %d x %d in %.1f s", corpus.name, repeat,
+                 fold, len(grid), len(sel["scalings"]), time.perf_counter() - t0)
+    return pd.concat(frames, ignore_index=True)
+
+
+# --- measurements and summaries ---------------------------------------------------------------
+
+def measurements(frame: pd.DataFrame, keys) -> pd.DataFrame:
+    """Pool the folds: one row per (keys, task, repeat) with accuracy, precision, recall, F."""
+    from termweight.evaluation import rates
+
+    keys = list(keys) + ["dataset", "task", "repeat"]
+    g = frame.groupby(keys, sort=False)
+    out = g[list(COUNT_COLUMNS)].sum()
+    out["converged"] = g["converged"].min()
+    out = out.reset_index()
+    for k, v in rates(*(out[c].to_numpy() for c in COUNT_COLUMNS)).items():
+        out[k] = v
+    out["positives"] = out["tp"] + out["fn"]
+    out["n"] = out[list(COUNT_COLUMNS)].sum(axis=1)
+    out["pct_pos"] = 100.0 * out["positives"] / out["n"]
+    return out
+
+
+def selection_measurements(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`measurements` of the Fig. 6 grid; "all" (k = that fold's vocabulary) pools as k = 0.
+
+    A level ``k`` at or above a fold's vocabulary selects every term: that fold's "all" result
+    stands in for it, so that every level averages over the same tasks (the oh* datasets have
+    about 3,000 terms, the tr* sets 5,800-10,100).
+    """
+    frame = frame.copy()
+    frame.loc[frame["selector"] == "all", "k"] = 0
+    alls = frame[frame["selector"] == "all"]
+    unit = ["task", "repeat", "fold", "scaling"]
+    pieces = [frame]
+    grid = frame.loc[frame["selector"] != "all", ["selector", "k"]].drop_duplicates()
+    for selector, k in grid.itertuples(index=False):
+        have = frame.loc[(frame["selector"] == selector) & (frame["k"] == k), unit]
+        merged = alls.merge(have, on=unit, how="left", indicator=True)
+        fill = merged[merged["_merge"] == "left_only"].drop(columns="_merge")
+        pieces.append(fill.assign(selector=selector, k=k))
+    return measurements(pd.concat(pieces, ignore_index=True), ["selector", "k", "scaling"])
+
+
+def summarise(meas: pd.DataFrame, keys, metrics=("accuracy", "f1", "precision", "recall")):
+    """Mean and standard error of each metric per ``keys`` group (keys in first-seen order)."""
+    from termweight.evaluation import mean_se
+
+    rows = []
+    for key, grp in meas.groupby(list(keys), sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        row = dict(zip(keys, key, strict=True))
+        row["n"] = len(grp)
+        for m in metrics:
+            row[m], row[f"{m}_se"] = mean_se(grp[m])
+        row["not_converged"] = int((grp["converged"] == 0).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def paired(meas: pd.DataFrame, a: str, b: str, metric: str) -> dict:
+    """Paired two-tailed t-test (and Wilcoxon) of representations ``a`` vs ``b`` on ``metric``."""
+    from termweight.evaluation import paired_tests
+
+    wide = meas.pivot_table(index=["task", "repeat"], columns="rep", values=metric)
+    return {"a": a, "b": b, "metric": metric, **paired_tests(wide[a], wide[b])}
+
+
+# --- reporting --------------------------------------------------------------------------------
+
+def _errorbar_panel(ax, summ, reps, metric, ylabel):
+    s = summ.set_index("rep").loc[list(reps)]
+    ax.errorbar(range(len(reps)), s[metric], yerr=s[f"{metric}_se"], fmt="o", capsize=4)
+    ax.set_xticks(range(len(reps)), [label(r) for r in reps], rotation=30)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def fig1(summ, reps):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
+    _errorbar_panel(axes[0], summ, reps, "accuracy", "Accuracy")
+    _errorbar_panel(axes[1], summ, reps, "f1", "F-measure")
+    fig.suptitle("Fig. 1: SVM accuracy and F-measure (mean $\\pm$ s.e.)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig2(summ, reps):
+    import matplotlib.pyplot as plt
+
+    s = summ.set_index("rep").loc[list(reps)]
+    lo = float(min(s["precision"].min(), s["recall"].min())) - 0.05
+    hi = min(1.0, float(max(s["precision"].max(), s["recall"].max())) + 0.05)
+    fig, ax = plt.subplots(figsize=(4.6, 4.4))
+    r = np.linspace(0.01, 1, 400)
+    for f in np.arange(0.5, 1.0, 0.05):
+        p = f * r / (2 * r - f)
+        ok = (r > f / 2) & (p > 0) & (p <= 1)
+        ax.plot(r[ok], p[ok], ":", color="grey", lw=0.7)
+    for rep in reps:
+        ax.errorbar(s.loc[rep, "recall"], s.loc[rep, "precision"], xerr=s.loc[rep, "recall_se"],
+                    yerr=s.loc[rep, "precision_se"], fmt="o", capsize=3, label=label(rep))
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("Recall")
+    ax.set_ylabel("Precision")
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("Fig. 2: precision vs recall (dotted: iso-F)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig3(bins: pd.DataFrame, reps):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    for rep in reps:
+        b = bins[bins["rep"] == rep]
+        ax.errorbar(b["bin_mid"], b["f1"], yerr=b["f1_se"], marker="o", capsize=3,
+                    label=label(rep))
+    ticks = bins.drop_duplicates("bin_mid")
+    ax.set_xticks(ticks["bin_mid"], ticks["bin"], fontsize=7)
+    ax.set_xlabel("% positives")
+    ax.set_ylabel("F-measure")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.set_title("Fig. 3: F-measure by percentage of positives", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig4(per_ds: pd.DataFrame, reps):
+    import matplotlib.pyplot as plt
+
+    order = (per_ds[per_ds["rep"] == BNS_BINARY].sort_values("f1")["dataset"].tolist()
+             if BNS_BINARY in set(per_ds["rep"]) else sorted(per_ds["dataset"].unique()))
+    fig, ax = plt.subplots(figsize=(1.2 + 0.55 * len(order), 3.6))
+    for rep in reps:
+        d = per_ds[per_ds["rep"] == rep].set_index("dataset").loc[order]
+        ax.plot(range(len(order)), d["f1"], marker="o", label=label(rep))
+    ax.set_xticks(range(len(order)), order, rotation=45)
+    ax.set_ylabel("F-measure")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+    ax.set_title("Fig. 4: F-measure per dataset (sorted by BNS)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig5(summ):
+    import matplotlib.pyplot as plt
+
+    s = summ.sort_values("f1")
+    fig, ax = plt.subplots(figsize=(5.5, 0.22 * len(s) + 1.2))
+    colors = ["C0" if r.startswith("binary") else "C1" for r in s["rep"]]
+    ax.barh(range(len(s)), s["f1"], xerr=s["f1_se"], color=colors, capsize=2)
+    ax.set_yticks(range(len(s)), [label(r) for r in s["rep"]], fontsize=7)
+    ax.set_xlim(max(0.0, float(s["f1"].min()) - 0.05), min(1.0, float(s["f1"].max()) + 0.03))
+    ax.set_xlabel("F-measure (blue: binary, orange: TF)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(f"Fig. 5: F-measure of {len(s)} representations", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def fig6(sel: pd.DataFrame):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    alls = sel[sel["selector"] == "all"]
+    kmax = int(sel.loc[sel["selector"] != "all", "k"].max()) if (sel["selector"] != "all").any() \
+        else 10
+    x_all = kmax * 3
+    for ax, metric, name in ((axes[0], "f1", "F-measure"), (axes[1], "accuracy", "Accuracy")):
+        for selector in [s for s in sel["selector"].unique() if s != "all"]:
+            for scaling in sel["scaling"].unique():
+                d = sel[(sel["selector"] == selector) & (sel["scaling"] == scaling)]
+                a = alls[alls["scaling"] == scaling]
+                xs = list(d["k"]) + [x_all] * len(a)
+                ys = list(d[metric]) + list(a[metric])
+                es = list(d[f"{metric}_se"]) + list(a[f"{metric}_se"])
+                lab = f"{selector.upper()} selection" + (
+                    f" + {scaling.upper()} scaling" if scaling != "none" else "")
+                ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, capsize=2, label=lab,
+                            ls="-" if scaling != "none" else "--")
+        ax.set_xscale("log")
+        ticks = sorted(set(sel.loc[sel["selector"] != "all", "k"])) + [x_all]
+        ax.set_xticks(ticks, [str(t) for t in ticks[:-1]] + ["all"], fontsize=7)
+        ax.minorticks_off()
+        ax.set_xlabel("number of features selected (binary features)")
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Fig. 6: feature selection with and without BNS scaling", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def tex_label(rep: str) -> str:
+    """:func:`label` as LaTeX (TF$\\cdot$BNS)."""
+    from termweight.reporting import latex_escape
+
+    return latex_escape(label(rep)).replace("·", "$\\cdot$")
+
+
+def _fmt(m, se, digits=4):
+    return f"{m:.{digits}f} $\\pm$ {se:.{digits}f}"
+
+
+def _macro_name(key: str) -> str:
+    """``bns_binary_f1`` -> ``\\FormanBnsBinaryFOne`` (LaTeX macro names are letters only)."""
+    digits = {"0": "Zero", "1": "One", "2": "Two", "3": "Three", "4": "Four", "5": "Five",
+              "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine"}
+    parts = "".join(digits.get(ch, ch) for ch in key).replace("-", "_").split("_")
+    return "\\Forman" + "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
+def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
+    """Everything the paper shows, from the per-(dataset, seed) results; returns the metrics."""
+    from termweight.reporting import save_figure, write_latex_table
+
+    published = io.read_json(PUBLISHED)
+    meas = measurements(pd.concat([io.read_table(p) for p in eval_paths], ignore_index=True),
+                        ["rep"])
+    reps = [f"{b}-{m}" for b in cfg["bases"] for m in cfg["scalings"]]
+    summ = summarise(meas, ["rep"]).set_index("rep").loc[reps].reset_index()
+    six = [r for r in SIX if r in reps]
+    n_tasks = meas["task"].nunique()
+    n_repeats = meas["repeat"].nunique()
+
+    # Fig. 1, 2, 5
+    save_figure(fig1(summ, six), out["fig"] + "1")
+    save_figure(fig2(summ, six), out["fig"] + "2")
+    save_figure(fig5(summ), out["fig"] + "5")
+    # Fig. 3: % positives bins (edges from the config; the last bin is open)
+    edges = [0.0, *[float(e) for e in cfg["positive_bins"]], 100.0]
+    names = [f"{int(a)}-{int(b)}" for a, b in zip(edges[:-2], edges[1:-1], strict=True)]
+    names.append(f">{int(edges[-2])}")
+    meas["bin"] = pd.cut(meas["pct_pos"], edges, labels=names, include_lowest=True).astype(str)
+    fig3_reps = [r for r in (BNS_BINARY, "binary-none", "binary-idf") if r in reps]
+    bins = summarise(meas[meas["rep"].isin(fig3_reps)], ["rep", "bin"])
+    bins["bin_mid"] = bins["bin"].map({n: i for i, n in enumerate(names)})
+    bins = bins.sort_values(["rep", "bin_mid"])
+    bin_tasks = meas[meas["rep"] == reps[0]].groupby("bin")["task"].nunique()
+    save_figure(fig3(bins, fig3_reps), out["fig"] + "3")
+    # Fig. 4
+    per_ds = summarise(meas, ["rep", "dataset"])
+    save_figure(fig4(per_ds, six), out["fig"] + "4")
+
+    # Fig. 6
+    selm = selection_measurements(pd.concat([io.read_table(p) for p in select_paths],
+                                            ignore_index=True))
+    sel = summarise(selm, ["selector", "k", "scaling"]).sort_values(["selector", "scaling", "k"])
+    save_figure(fig6(sel), out["fig"] + "6")
+
+    # Table of the 30 representations + tests
+    ranked = summ.sort_values("f1", ascending=False)
+    frame = pd.DataFrame({
+        "Representation": [tex_label(r) for r in ranked["rep"]],
+        "Accuracy": [_fmt(m, s) for m, s in zip(ranked["accuracy"], ranked["accuracy_se"],
+                                                strict=True)],
+        "F-measure": [_fmt(m, s) for m, s in zip(ranked["f1"], ranked["f1_se"], strict=True)],
+        "Precision": [f"{m:.4f}" for m in ranked["precision"]],
+        "Recall": [f"{m:.4f}" for m in ranked["recall"]],
+        "Not conv.": ranked["not_converged"].astype(str).tolist(),
+    })
+    write_latex_table(out["table"], frame,
+                      f"Forman (2008) Fig. 5 as a table: LinearSVC (C=1) on {len(reps)} "
+                      f"representations, {n_tasks} one-vs-rest tasks $\\times$ {n_repeats} seeds of "
+                      f"{cfg['folds']}-fold stratified CV (N={n_tasks * n_repeats} measurements); "
+                      "mean $\\pm$ standard error, sorted by F-measure. ``Not conv.'': "
+                      f"measurements with a fit stopped at {cfg['max_iter']} iterations.",
+                      "tab:forman-representations", escape=False)
+    bns_ok = BNS_BINARY in reps
+    # The t-test pits BNS against the best other representation (the runner-up when BNS is best)
+    best_other = next((r for r in ranked["rep"] if r != BNS_BINARY), None)
+    runner = ranked["rep"].iloc[1] if len(ranked) > 1 else None
+    tests = []
+    if bns_ok:
+        for other in dict.fromkeys([best_other, TFIDF]):
+            if other in reps:
+                for metric in ("f1", "accuracy"):
+                    tests.append(paired(meas, BNS_BINARY, other, metric))
+    tframe = pd.DataFrame({
+        "Comparison": ["BNS vs " + tex_label(t["b"]) for t in tests],
+        "Measure": ["F-measure" if t["metric"] == "f1" else "accuracy" for t in tests],
+        "Mean diff.": [f"{t['mean_diff']:+.4f}" for t in tests],
+        "t": [f"{t['t']:.2f}" for t in tests],
+        "p (t-test)": [f"{t['t_pvalue']:.2g}" for t in tests],
+        "p (Wilcoxon)": [f"{t['wilcoxon_pvalue']:.2g}" for t in tests],
+        "N": [str(t["n"]) for t in tests],
+    })
+    write_latex_table(out["tests"], tframe,
+                      "Paired two-tailed t-tests (and Wilcoxon signed-rank tests) over the "
+                      "task $\\times$ seed measurements: BNS-scaled binary features against the "
+                      "runner-up and against TF$\\cdot$IDF (Forman 2008, section 4.5).",
+                      "tab:forman-tests", escape=False)
+
+    # Claims: published beside measured
+    s = summ.set_index("rep")
+    metrics = {"tasks": n_tasks, "repeats": n_repeats, "folds": int(cfg["folds"]),
+               "datasets": sorted(meas["dataset"].unique()), "measurements": n_tasks * n_repeats,
+               "representations": {r: {k: round(float(s.loc[r, k]), 6) for k in
+                                       ("accuracy", "accuracy_se", "f1", "f1_se", "precision",
+                                        "recall")} | {"not_converged": int(s.loc[r,
+                                                                                  "not_converged"])}
+                                   for r in reps},
+               "ranking_by_f1": ranked["rep"].tolist(), "runner_up": runner,
+               "best_other_than_bns": best_other,
+               "tests": tests, "published": published["claims"]}
+    claims = []
+    pc = published["claims"]
+    if bns_ok and TFIDF in reps:
+        d_acc = float(s.loc[BNS_BINARY, "accuracy"] - s.loc[TFIDF, "accuracy"])
+        d_f = float(s.loc[BNS_BINARY, "f1"] - s.loc[TFIDF, "f1"])
+        metrics |= {"bns_minus_tfidf_accuracy": round(d_acc, 6), "bns_minus_tfidf_f1": round(d_f, 6)}
+        claims += [("BNS-binary minus TF$\\cdot$IDF, accuracy (points)",
+                    f"$\\approx$ +{pc['bns_vs_tfidf_accuracy_gain_pct']:g}", f"{100 * d_acc:+.2f}",
+                    d_acc > 0),
+                   ("BNS-binary minus TF$\\cdot$IDF, F-measure (points)",
+                    f"$\\approx$ +{pc['bns_vs_tfidf_f1_gain_pct']:g}", f"{100 * d_f:+.2f}",
+                    d_f > 0)]
+    if bns_ok:
+        claims.append(("Best of the representations by F-measure",
+                       label(pc["best_representation"]),
+                       tex_label(ranked["rep"].iloc[0]),
+                       ranked["rep"].iloc[0] == pc["best_representation"]))
+        claims.append(("Runner-up by F-measure", label(pc["runner_up"]),
+                       tex_label(runner),
+                       runner == pc["runner_up"]))
+        t_run = next((t for t in tests if t["b"] == best_other and t["metric"] == "f1"), None)
+        if t_run:
+            claims.append((f"BNS vs the best other ({tex_label(best_other)}), paired t-test on F",
+                           f"p $<$ {pc['bns_vs_runner_up_p_below']:g}",
+                           f"p = {t_run['t_pvalue']:.2g} (diff {t_run['mean_diff']:+.4f})",
+                           t_run["t_pvalue"] < pc["bns_vs_runner_up_p_below"]
+                           and t_run["mean_diff"] > 0))
+        ups = s.loc[BNS_BINARY, "f1"] > s.loc[[r for r in reps if r != BNS_BINARY], "f1"]
+        metrics["bns_binary_beats_all_f1"] = bool(ups.all())
+        below_none = [r for r in reps if r.startswith("binary-") and r != "binary-none"
+                      and s.loc[r, "f1"] < s.loc["binary-none", "f1"]] if "binary-none" in reps \
+            else []
+        metrics["binary_scalings_below_no_scaling_f1"] = below_none
+        if "binary-idf" in reps and "binary-none" in reps:
+            idf_f, none_f = float(s.loc["binary-idf", "f1"]), float(s.loc["binary-none", "f1"])
+            claims.append(("IDF scaling worse than no scaling (binary, F-measure)", "yes",
+                           f"{idf_f:.4f} vs {none_f:.4f}", idf_f < none_f))
+    all_bns = sel[(sel["selector"] == "all") & (sel["scaling"] == "bns")]
+    if len(all_bns):
+        best_all = float(all_bns["f1"].iloc[0])
+        sub = sel[sel["selector"] != "all"]
+        best_subset = sub.loc[sub["f1"].idxmax()] if len(sub) else None
+        beats = best_subset is None or best_all > float(best_subset["f1"])
+        acc_all = float(all_bns["accuracy"].iloc[0])
+        beats_acc = len(sub) == 0 or acc_all > float(sub["accuracy"].max())
+        metrics |= {"selection_all_bns_f1": round(best_all, 6),
+                    "selection_best_subset": None if best_subset is None else {
+                        "selector": best_subset["selector"], "k": int(best_subset["k"]),
+                        "scaling": best_subset["scaling"], "f1": round(float(best_subset["f1"]), 6)},
+                    "bns_all_features_beats_every_selection_f1": bool(beats),
+                    "bns_all_features_beats_every_selection_accuracy": bool(beats_acc)}
+        # "beats" allows a tie within SELECTION_TIE: a level at or above most vocabularies is
+        # (nearly) all features
+        f_best = float(best_subset["f1"]) if best_subset is not None else best_all
+        beats_or_ties = best_all >= f_best - SELECTION_TIE
+        claims.append(("BNS scaling with all features beats every selection level (F, accuracy)",
+                       "yes", f"F {best_all:.4f} vs best level {f_best:.4f}"
+                              + (f" ({best_subset['selector'].upper()} k={int(best_subset['k'])})"
+                                 if best_subset is not None else "")
+                              + f"; accuracy: {'yes' if beats_acc else 'no'}",
+                       beats_or_ties and beats_acc))
+        metrics["bns_all_features_ties_or_beats_every_selection_f1"] = bool(beats_or_ties)
+    metrics["selection"] = [{k: (v.item() if hasattr(v, "item") else v) for k, v in r.items()
+                             if k in ("selector", "k", "scaling", "f1", "accuracy")}
+                            for r in sel.to_dict("records")]
+    metrics["positive_bins"] = {b: int(n) for b, n in bin_tasks.items()}
+    # headline numbers under the published JSON's claim keys (the report's summary table)
+    metrics["headline"] = {"best_representation": ranked["rep"].iloc[0]}
+    if "bns_minus_tfidf_f1" in metrics:
+        metrics["headline"] |= {
+            "bns_vs_tfidf_accuracy_gain_pct": round(100 * metrics["bns_minus_tfidf_accuracy"], 4),
+            "bns_vs_tfidf_f1_gain_pct": round(100 * metrics["bns_minus_tfidf_f1"], 4)}
+    metrics["claims"] = [{"claim": c[0], "published": c[1], "measured": c[2], "holds": bool(c[3])}
+                         for c in claims]
+    cframe = pd.DataFrame({"Claim": [c[0] for c in claims],
+                           "Published": [c[1] for c in claims],
+                           "Measured (ours)": [c[2] for c in claims],
+                           "Holds": ["yes" if c[3] else "no" for c in claims]})
+    write_latex_table(out["claims"], cframe,
+                      f"Forman (2008)'s headline claims (published: 237 tasks, 19 datasets, 8 "
+                      f"seeds) beside ours ({n_tasks} tasks, {meas['dataset'].nunique()} datasets, "
+                      f"{n_repeats} seed(s)).", "tab:forman-claims", escape=False,
+                      column_format="p{5.5cm}llp{1cm}")
+    io.write_json(out["metrics"], metrics)
+
+    # Macros of every number the report's text quotes (ours and published)
+    macro = {"tasks": str(n_tasks), "repeats": str(n_repeats),
+             "datasets": str(meas["dataset"].nunique()),
+             "pub_tasks": str(published["setup"]["tasks"]),
+             "pub_datasets": str(published["setup"]["datasets"]),
+             "pub_repeats": str(published["setup"]["repeats"]),
+             "pub_acc_gain": f"{pc['bns_vs_tfidf_accuracy_gain_pct']:g}",
+             "pub_f_gain": f"{pc['bns_vs_tfidf_f1_gain_pct']:g}"}
+    for r in six:
+        key = r.replace("-", "_")
+        macro[f"{key}_f"] = f"{s.loc[r, 'f1']:.4f}"
+        macro[f"{key}_acc"] = f"{s.loc[r, 'accuracy']:.4f}"
+    if "bns_minus_tfidf_f1" in metrics:
+        macro["acc_gain"] = f"{100 * metrics['bns_minus_tfidf_accuracy']:.2f}"
+        macro["f_gain"] = f"{100 * metrics['bns_minus_tfidf_f1']:.2f}"
+    if runner:
+        macro["runner_up"] = tex_label(runner)
+    macro["best"] = tex_label(ranked["rep"].iloc[0])
+    for tst in tests:
+        other = "best_other" if tst["b"] == best_other else tst["b"].replace("-", "_")
+        key = f"p_{other}_{tst['metric']}"
+        macro[key] = f"{tst['t_pvalue']:.2g}"
+    if "selection_best_subset" in metrics and metrics["selection_best_subset"]:
+        b = metrics["selection_best_subset"]
+        macro["sel_best_f"] = f"{b['f1']:.4f}"
+        macro["sel_best_k"] = str(b["k"])
+        macro["sel_best"] = f"{b['selector'].upper()}" + (
+            f" + {b['scaling'].upper()} scaling" if b["scaling"] != "none" else "")
+        macro["sel_all_bns_f"] = f"{metrics['selection_all_bns_f1']:.4f}"
+    macro["not_converged"] = str(int(summ["not_converged"].sum()))
+    macro["max_iter"] = str(cfg["max_iter"])
+    lines = ["% Generated by `termweight forman-report`; do not edit.\n"]
+    lines += [f"\\newcommand{{{_macro_name(k)}}}{{{v}}}\n" for k, v in macro.items()]
+    io.write_text(out["macros"], "".join(lines))
+    return metrics
+
+
+# --- CLI --------------------------------------------------------------------------------------
+
+def config(params_path) -> tuple[dict, int]:
+    from termweight.config import load_params
+
+    params = load_params(params_path)
+    if "forman" not in params:
+        raise ConfigError(f"{params_path}: no 'forman' section")
+    return params["forman"], int(params["seed"])
+
+
+def _units(args, cfg):
+    datasets = args.dataset or cfg["datasets"]
+    repeats = args.repeat if args.repeat is not None else range(int(cfg["repeats"]))
+    return [(d, int(r)) for d in datasets for r in repeats]
+
+
+def _run(args, func, what):
+    cfg, seed = config(args.params)
+    for dataset, repeat in _units(args, cfg):
+        t0, c0 = time.perf_counter(), time.process_time()
+        frame = func(args.corpus.format(dataset=dataset), cfg, seed, repeat)
+        io.write_table(args.out.format(dataset=dataset, repeat=repeat), frame)
+        log.info("%s %s seed %d: %d LinearSVC fits (one per output row) in %.1f s wall, %.1f s "
+                 "CPU", what, dataset, repeat, len(frame), time.perf_counter() - t0,
+                 time.process_time() - c0)
+
+
+def cmd_evaluate(args) -> None:
+    _run(args, evaluate_repeat, "evaluate")
+
+
+def cmd_select(args) -> None:
+    _run(args, select_repeat, "select")
+
+
+def cmd_report(args) -> None:
+    cfg, _ = config(args.params)
+    units = _units(args, cfg)
+    ev = [args.evaluate.format(dataset=d, repeat=r) for d, r in units]
+    se = [args.select.format(dataset=d, repeat=r) for d, r in units]
+    out = {"fig": args.figures, "table": args.table, "tests": args.tests, "claims": args.claims,
+           "metrics": args.metrics, "macros": args.macros}
+    m = report(ev, se, cfg, out)
+    log.info("report: %d tasks x %d seeds; best %s; runner-up %s", m["tasks"], m["repeats"],
+             m["ranking_by_f1"][0], m["runner_up"])
+
+
+def register(sub) -> None:
+    def common(p, out_help):
+        p.add_argument("--params", required=True)
+        p.add_argument("--dataset", nargs="+", help="default: the config's datasets")
+        p.add_argument("--repeat", type=int, nargs="+", help="CV seeds (default: all)")
+        p.add_argument("--corpus", default="data/corpus/{dataset}", help="template with {dataset}")
+        p.add_argument("--out", required=True, help=out_help)
+
+    p = sub.add_parser("forman-evaluate", help="Forman 2008: 30 representations per dataset x seed")
+    common(p, "table template with {dataset} and {repeat}")
+    p.set_defaults(func=cmd_evaluate)
+    p = sub.add_parser("forman-select", help="Forman 2008 Fig. 6: selection x BNS scaling")
+    common(p, "table template with {dataset} and {repeat}")
+    p.set_defaults(func=cmd_select)
+    p = sub.add_parser("forman-report", help="Forman 2008: figures, tables, tests, metrics")
+    p.add_argument("--params", required=True)
+    p.add_argument("--dataset", nargs="+", help=argparse_suppress())
+    p.add_argument("--repeat", type=int, nargs="+", help=argparse_suppress())
+    p.add_argument("--evaluate", required=True, help="template with {dataset} and {repeat}")
+    p.add_argument("--select", required=True, help="template with {dataset} and {repeat}")
+    p.add_argument("--figures", required=True, help="figure stem prefix, e.g. reports/figures/forman_fig")
+    p.add_argument("--table", required=True)
+    p.add_argument("--tests", required=True)
+    p.add_argument("--claims", required=True)
+    p.add_argument("--metrics", required=True)
+    p.add_argument("--macros", required=True)
+    p.set_defaults(func=cmd_report)
+
+
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS

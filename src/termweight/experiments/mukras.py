@@ -1,0 +1,815 @@
+"""Mukras et al. (2007): IG vs IG + the Probability Re-distribution Procedure (PRP), ordinal data.
+
+Paper: ../shared/papers/mukras-et-al-ig-probability-redistribution.txt (METHODS.md sections 3, 6-8).
+Protocol, per ordinal corpus (``mukras.datasets`` in params.yaml):
+
+1. ``mukras-split``: equal class sizes by a seeded subsample (``balanced_subsample``,
+   ``per_class`` documents of every class; the paper trimmed each class to 500 or 100 reviews),
+   then stratified ``folds``-fold cross-validation of that subsample (the paper: 10 folds).
+   Optional ``author`` keeps one Pang & Lee critic (an experiment-level filter on the pooled
+   corpus: its document ids are ``<author>/<id>``).
+2. ``mukras-score``: on the TRAINING rows of a fold only (the terms present there), every selector
+   scores every term: ``ig`` (multi-class IG = I(C; F), F = presence) or ``chi2``, optionally
+   after the PRP with a similarity (``ig+linear`` is the paper's IG+PRP, eq. 1-2;
+   ``+exponential``, ``+stepwise`` and ``+confusion`` (learned from cross-validated MNB confusion
+   counts on the training rows; paper section 5) go beyond it). Terms are ranked by score, ties
+   by the lower column (as ``SelectKBestJoint``).
+3. ``mukras-evaluate``: for every number of features k of ``features`` (the top-k terms; all terms
+   when k exceeds the training vocabulary, recorded as ``k_used``), fit on the training rows and
+   predict the test rows with: ``nb`` multinomial naive Bayes on raw counts; ``svm`` LinearSVC
+   (liblinear, C = ``svm_C``, one-vs-rest) on cosine-normalised TF-IDF (training IDF) of the
+   selected terms; ``fh`` Frank & Hall's ordinal decomposition over the same LinearSVC with Platt
+   (sigmoid) probabilities (beyond the paper; only for ``fh_selectors`` to bound its cost).
+   Score: MSE over ordinal class indices (paper section 4).
+4. ``mukras-aggregate``: curves (mean and standard error over folds per k) and the paper's Table 1
+   statistic: per fold, the mean MSE over the k of a range (``ranges``, both ends inclusive, as the
+   paper's headings "10-350" and "350-3000"), then a paired two-tailed t-test across folds of
+   selector vs its plain metric (IG+PRP vs IG; chi2+PRP vs chi2), Wilcoxon beside it.
+5. ``mukras-tables``, ``mukras-figures``, ``mukras-macros``: Table 1 (ours, then the published
+   table), the extended grid table, the toy example of Fig. 1/3, Fig. 4 and the grid figure, and
+   LaTeX macros of every number the report quotes.
+
+Where the paper is silent we chose: document presence for the joint table (as
+``termweight.multiclass``), PRP on the present and absent columns (METHODS.md; the paper writes
+only ``P(c, f_t)``), MNB with Laplace smoothing (alpha = 1), SVM input = cosine TF-IDF (the paper
+does not state SVMlight's input), LinearSVC instead of SVMlight. The paper's datasets (Rateitall
+Actors and Movies, Edmunds) are no longer public: we use Pang & Lee's scale data (3 and 4 classes)
+and Amazon 2018 All_Beauty (5 classes), see README/report.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from termweight import io
+from termweight.errors import ConfigError, DataError
+
+PUBLISHED = Path(__file__).with_name("published") / "mukras.json"
+METRICS = ("ig", "chi2")
+SIMILARITIES = ("linear", "exponential", "stepwise", "confusion")
+CLASSIFIERS = ("nb", "svm", "fh")
+_SELECTOR = re.compile(r"^(ig|chi2)(?:\+(linear|exponential|stepwise|confusion))?$")
+CLASSIFIER_LABELS = {"nb": "Naive Bayes", "svm": "SVM (one-vs-rest)", "fh": "Frank & Hall SVM"}
+METRIC_LABELS = {"ig": "IG", "chi2": "Chi2"}
+SIM_LABELS = {"linear": "PRP", "exponential": "PRP-exp", "stepwise": "PRP-step",
+              "confusion": "PRP-conf"}
+
+# ------------------------------------------------------------------------------------- config
+
+
+def load_config(params_path) -> tuple[dict, dict]:
+    """``(params, params['mukras'])`` from a validated params.yaml; dataset names checked."""
+    from termweight.config import load_params
+    from termweight.datasets import DATASETS
+
+    params = load_params(params_path)
+    if "mukras" not in params:
+        raise ConfigError(f"{params_path}: no 'mukras' section")
+    cfg = params["mukras"]
+    for unit, spec in cfg["datasets"].items():
+        if spec["dataset"] not in DATASETS:
+            raise ConfigError(f"{params_path}: mukras/datasets/{unit}/dataset: unknown dataset "
+                              f"{spec['dataset']!r}; known: {', '.join(sorted(DATASETS))}")
+    for name in cfg.get("fh_selectors", []):
+        if name not in cfg["selectors"]:
+            raise ConfigError(f"{params_path}: mukras/fh_selectors: {name!r} is not in "
+                              "mukras/selectors")
+    for lo, hi in cfg["ranges"]:
+        if lo > hi or not any(lo <= k <= hi for k in cfg["features"]):
+            raise ConfigError(f"{params_path}: mukras/ranges: [{lo}, {hi}] holds none of the "
+                              "feature counts")
+    return params, cfg
+
+
+def fold_names(folds: int) -> list[str]:
+    from termweight.splits import split_names
+
+    return split_names({"type": "kfold", "folds": int(folds)})
+
+
+def selector_parts(name: str) -> tuple[str, str | None]:
+    """``'ig+linear'`` -> ``('ig', 'linear')``; ``'chi2'`` -> ``('chi2', None)``."""
+    m = _SELECTOR.match(name)
+    if not m:
+        raise ConfigError(f"unknown selector {name!r}: use ig or chi2, optionally "
+                          f"+{'/+'.join(SIMILARITIES)}")
+    return m.group(1), m.group(2)
+
+
+def baseline_of(selector: str) -> str | None:
+    """The plain metric a PRP selector is compared with (None for a plain metric)."""
+    metric, sim = selector_parts(selector)
+    return None if sim is None else metric
+
+
+def selector_label(selector: str) -> str:
+    metric, sim = selector_parts(selector)
+    return METRIC_LABELS[metric] + ("" if sim is None else f"+{SIM_LABELS[sim]}")
+
+
+def range_name(lo: int, hi: int) -> str:
+    return f"{lo}-{hi}"
+
+
+# ------------------------------------------------------------------------------------- protocol
+
+
+def unit_rows(corpus, author: str | None) -> np.ndarray:
+    """Rows of ``corpus`` in the experiment: all, or one Pang & Lee critic's (id prefix)."""
+    if author is None:
+        return np.arange(corpus.n_docs)
+    ids = np.asarray(corpus.doc_ids)
+    rows = np.flatnonzero(np.char.startswith(ids.astype(str), f"{author}/"))
+    if rows.size == 0:
+        raise DataError(corpus.name, f"no documents of author {author!r} (ids '<author>/<id>')")
+    return rows
+
+
+def balanced_folds(labels, per_class: int, folds: int, seed: int, rows=None):
+    """Seeded equal-class subsample of ``rows`` (default all), then stratified k-fold CV on it.
+
+    Returns ``(sample, splits)``: the sampled row indices (sorted) and a list of
+    ``(name, train_rows, test_rows)``, all indices into the full ``labels``.
+    """
+    import scipy.sparse as sp
+
+    from termweight.datasets.ordinal import balanced_subsample
+    from termweight.splits import make_splits
+
+    labels = np.asarray(labels)
+    rows = np.arange(labels.size) if rows is None else np.asarray(rows)
+    sample = rows[balanced_subsample(labels[rows], seed=seed, per_class=per_class)]
+    y = labels[sample]
+    classes = np.unique(labels)
+    Y = sp.csr_matrix((np.ones(y.size), (np.arange(y.size), np.searchsorted(classes, y))),
+                      shape=(y.size, classes.size))
+    splits = make_splits({"type": "kfold", "folds": int(folds), "stratified": True}, Y,
+                         np.full(y.size, "all"), seed=seed)
+    return sample, [(s.name, sample[s.train], sample[s.test]) for s in splits]
+
+
+def rank_terms(X_train, y_train, selector: str, n_classes: int, seed: int,
+               columns: str = "both") -> tuple[np.ndarray, np.ndarray]:
+    """Scores and ranking (best first; ties by lower column) of every column of ``X_train``.
+
+    Uses only the rows it is given (the training rows of a fold). The top-k of the ranking is
+    exactly ``SelectKBestJoint(k, metric, prp, ...)``'s support.
+    """
+    from termweight.multiclass import SelectKBestJoint
+
+    metric, sim = selector_parts(selector)
+    sel = SelectKBestJoint(k="all", metric=metric, prp=sim, columns=columns, n_classes=n_classes,
+                           random_state=seed).fit(X_train, y_train)
+    scores = sel.scores_
+    return scores, np.argsort(-scores, kind="stable")
+
+
+def make_classifier(name: str, C: float = 1.0, seed: int = 0):
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.svm import LinearSVC
+
+    from termweight.learners.ordinal import FrankHallClassifier
+
+    if name == "nb":
+        return MultinomialNB(alpha=1.0)
+    if name == "svm":
+        return LinearSVC(C=C, random_state=seed)
+    if name == "fh":
+        return FrankHallClassifier(LinearSVC(C=C, random_state=seed), proba="sigmoid",
+                                   calibration_cv=3)
+    raise ConfigError(f"unknown classifier {name!r}; choose from {CLASSIFIERS}")
+
+
+def evaluate_fold(X_train, y_train, X_test, y_test, orders: dict, features, classifiers,
+                  fh_selectors=None, C: float = 1.0, seed: int = 0) -> pd.DataFrame:
+    """MSE (and accuracy) of every selector x classifier x number of features on one fold.
+
+    ``orders``: selector -> term ranking (columns of ``X_train``/``X_test``, computed from the
+    training rows). NB sees raw counts; SVM and Frank & Hall see cosine TF-IDF with the training
+    IDF of the selected columns. ``fh_selectors`` limits the ``fh`` classifier (None: all).
+    """
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from termweight.encoding import encode, idf_weights
+    from termweight.evaluation import ordinal_mse
+
+    idf = idf_weights(X_train)
+    n_terms = X_train.shape[1]
+    rows = []
+    for selector, order in orders.items():
+        for k in features:
+            cols = np.sort(order[: min(int(k), n_terms)])
+            raw_tr, raw_te = X_train[:, cols], X_test[:, cols]
+            tfidf = None
+            for clf in classifiers:
+                if clf == "fh" and fh_selectors is not None and selector not in fh_selectors:
+                    continue
+                if clf == "nb":
+                    A, B = raw_tr, raw_te
+                else:
+                    if tfidf is None:
+                        tfidf = (encode(raw_tr, "tfidf", idf[cols]),
+                                 encode(raw_te, "tfidf", idf[cols]))
+                    A, B = tfidf
+                model = make_classifier(clf, C=C, seed=seed)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ConvergenceWarning)
+                    pred = model.fit(A, y_train).predict(B)
+                rows.append({"selector": selector, "classifier": clf, "k": int(k),
+                             "k_used": int(cols.size), "n_test": int(y_test.size),
+                             "mse": ordinal_mse(y_test, pred),
+                             "accuracy": float(np.mean(pred == y_test))})
+    return pd.DataFrame(rows)
+
+
+def curves(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and standard error over folds of the MSE per unit x selector x classifier x k."""
+    from termweight.evaluation import mean_se
+
+    out = []
+    keys = ["unit", "selector", "classifier", "k"]
+    for key, grp in results.groupby(keys, sort=False):
+        m, se = mean_se(grp["mse"])
+        out.append({**dict(zip(keys, key, strict=True)), "mse_mean": m, "mse_se": se,
+                    "k_used_min": int(grp["k_used"].min()), "folds": int(grp["fold"].nunique())})
+    return pd.DataFrame(out)
+
+
+def range_means(results: pd.DataFrame, ranges) -> pd.DataFrame:
+    """Per unit x selector x classifier x fold x range: the mean MSE over the k in the range."""
+    parts = []
+    for lo, hi in ranges:
+        sub = results[(results["k"] >= lo) & (results["k"] <= hi)]
+        g = (sub.groupby(["unit", "selector", "classifier", "fold"], sort=False)
+             .agg(mse=("mse", "mean"), points=("k", "nunique")).reset_index())
+        g.insert(3, "range", range_name(lo, hi))
+        parts.append(g)
+    return pd.concat(parts, ignore_index=True)
+
+
+def significance(per_fold: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Paired tests across folds of each selector against its plain metric (``baseline_of``).
+
+    One row per unit x classifier x range x selector with the mean and standard error over folds
+    of the range-mean MSE, the baseline's mean, the paired t-test and Wilcoxon p-values (NaN for
+    the baselines themselves) and ``better``: 'selector' / 'baseline' when p < alpha for the
+    lower-MSE side, else ''.
+    """
+    from termweight.evaluation import mean_se, paired_tests
+
+    rows = []
+    idx = ["unit", "classifier", "range"]
+    for key, grp in per_fold.groupby(idx, sort=False):
+        by_sel = {s: g.set_index("fold")["mse"] for s, g in grp.groupby("selector", sort=False)}
+        for sel, v in by_sel.items():
+            m, se = mean_se(v)
+            row = {**dict(zip(idx, key, strict=True)), "selector": sel, "mse_mean": m,
+                   "mse_se": se, "folds": int(v.size), "baseline": baseline_of(sel) or "",
+                   "baseline_mean": np.nan, "t_pvalue": np.nan, "wilcoxon_pvalue": np.nan,
+                   "better": ""}
+            base = baseline_of(sel)
+            if base is not None and base in by_sel:
+                b = by_sel[base]
+                common = v.index.intersection(b.index)
+                t = paired_tests(v[common].to_numpy(), b[common].to_numpy())
+                row.update(baseline_mean=float(b[common].mean()), t_pvalue=t["t_pvalue"],
+                           wilcoxon_pvalue=t["wilcoxon_pvalue"])
+                if t["t_pvalue"] < alpha:
+                    row["better"] = "selector" if t["mean_diff"] < 0 else "baseline"
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------- reports
+
+
+def _fmt(x: float, bold: bool = False, digits: int = 3) -> str:
+    s = f"{x:.{digits}f}"
+    return f"\\textbf{{{s}}}" if bold else s
+
+
+def _p(p: float) -> str:
+    if not np.isfinite(p):
+        return "--"
+    return "$<$0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
+    """The paper's Table 1 for our data (IG vs IG+PRP, NB and SVM), then the published one."""
+    from termweight.reporting import latex_escape, latex_table
+
+    units = list(cfg["datasets"])
+    ranges = [range_name(lo, hi) for lo, hi in cfg["ranges"]]
+    clfs = [c for c in ("nb", "svm") if c in cfg["classifiers"]]
+    pairs = [("ig", "IG"), ("ig+linear", "IG+PRP")]
+    cols = [(r, u) for r in ranges for u in units]
+    rows = []
+    for clf in clfs:
+        for sel, label in pairs:
+            row = {"Classifier": CLASSIFIER_LABELS[clf] if sel == "ig" else "", "Selection": label}
+            for r, u in cols:
+                cell = sig[(sig.unit == u) & (sig.classifier == clf) & (sig.range == r)]
+                mine = cell[cell.selector == sel]
+                prp = cell[cell.selector == "ig+linear"]
+                if mine.empty:
+                    row[f"{r} {u}"] = "--"
+                    continue
+                better = prp["better"].iloc[0] if not prp.empty else ""
+                bold = (better == "selector" and sel == "ig+linear") or (
+                    better == "baseline" and sel == "ig")
+                row[f"{r} {u}"] = _fmt(float(mine["mse_mean"].iloc[0]), bold)
+            rows.append(row)
+        prow = {"Classifier": "", "Selection": "$p$ (paired $t$)"}
+        for r, u in cols:
+            prp = sig[(sig.unit == u) & (sig.classifier == clf) & (sig.range == r)
+                      & (sig.selector == "ig+linear")]
+            prow[f"{r} {u}"] = _p(float(prp["t_pvalue"].iloc[0])) if not prp.empty else "--"
+        rows.append(prow)
+    frame = pd.DataFrame(rows)
+    frame.columns = ["Classifier", "Selection"] + [
+        f"{r}: {latex_escape(u)}" for r, u in cols]
+    folds = int(sig["folds"].max())
+    ours = latex_table(
+        frame, f"Ours (reproduced): mean MSE over the feature counts in each range (both ends "
+        f"included), mean over {folds} cross-validation folds; $p$: paired two-tailed $t$-test "
+        "across folds of IG+PRP vs IG; bold: significantly lower MSE ($p<0.05$). Datasets: "
+        + ", ".join(latex_escape(u) for u in units) + ".",
+        "tab:mukras-table1", escape=False, column_format="ll" + "r" * len(cols))
+    pub = published["table1"]["values"]
+    pranges = list(published["table1"]["ranges"])
+    pdata = list(published["table1"]["datasets"])
+    prow = []
+    for clf in ("nb", "svm"):
+        for key, label in (("ig", "IG"), ("ig_prp", "IG+PRP")):
+            row = {"Classifier": CLASSIFIER_LABELS[clf] if key == "ig" else "", "Selection": label}
+            for r in pranges:
+                for d in pdata:
+                    v = pub[clf][key][r][d]
+                    row[f"{r}: {d}"] = f"{v:.3f}" if v < 10 else f"{v:.2f}"  # as printed
+            prow.append(row)
+    pframe = pd.DataFrame(prow)
+    theirs = latex_table(
+        pframe, "Published (Mukras et al., Table 1; Actors, Movies, Edmunds are no longer "
+        "public). The printed bold marks are not recoverable from the paper's text.",
+        "tab:mukras-table1-published", escape=False, column_format="ll" + "r" * (len(pframe.columns) - 2))
+    return ours + "\n" + theirs
+
+
+def grid_latex(sig: pd.DataFrame, cfg: dict) -> str:
+    """Every selector x classifier: mean MSE per range, p-value vs its plain metric."""
+    from termweight.reporting import latex_escape, latex_table
+
+    ranges = [range_name(lo, hi) for lo, hi in cfg["ranges"]]
+    rows = []
+    for u in cfg["datasets"]:
+        for clf in cfg["classifiers"]:
+            for sel in cfg["selectors"]:
+                cell = sig[(sig.unit == u) & (sig.classifier == clf) & (sig.selector == sel)]
+                if cell.empty:
+                    continue
+                row = {"Dataset": latex_escape(u), "Classifier": CLASSIFIER_LABELS[clf],
+                       "Selection": latex_escape(selector_label(sel))}
+                for r in ranges:
+                    c = cell[cell.range == r].iloc[0]
+                    row[f"MSE {r}"] = _fmt(c["mse_mean"], c["better"] == "selector") + \
+                        f" $\\pm$ {c['mse_se']:.3f}"
+                    row[f"$p$ {r}"] = _p(c["t_pvalue"])
+                rows.append(row)
+    frame = pd.DataFrame(rows)
+    return latex_table(
+        frame, "Beyond the paper: every selector and classifier; mean $\\pm$ s.e. over folds of the "
+        "range-mean MSE; $p$: paired $t$-test vs the plain metric (IG or Chi2); bold: "
+        "significantly lower than it. PRP = linear similarity (eq. 1), -exp = exp(-|i-j|), "
+        "-step = 1 within distance 1, -conf = learned from cross-validated NB confusions on the "
+        "training folds. Frank \\& Hall only for the selectors in fh\\_selectors.",
+        "tab:mukras-grid", escape=False)
+
+
+def example_scores(n_classes: int = 5, per_class: int = 100, share: int = 40) -> pd.DataFrame:
+    """IG with and without PRP for the paper's Fig. 1 example and single-class terms.
+
+    ``f1``: ``share`` documents in each of classes 1 and M (distant); ``f2``: in classes 2 and 3
+    (neighbours) -- equal plain IG (paper Fig. 1); ``g1``/``gm``: ``2*share`` documents of class
+    1 / of the middle class only -- equal plain IG, but PRP favours the end class.
+    """
+    from termweight.multiclass import prp_score
+    from termweight.statistics import TermStats
+
+    M, mid = n_classes, n_classes // 2
+    tp = np.zeros((M, 4), dtype=np.int64)
+    tp[[0, M - 1], 0] = share
+    tp[[1, 2], 1] = share
+    tp[0, 2] = 2 * share
+    tp[mid, 3] = 2 * share
+    stats = TermStats(tp=tp, pos=np.full(M, per_class), df=tp.sum(axis=0), n_docs=M * per_class)
+    names = [f"f1 (classes 1, {M})", "f2 (classes 2, 3)", "g (class 1 only)",
+             f"g (class {mid + 1} only)"]
+    frame = pd.DataFrame({"term": names})
+    for sim in (None, "linear", "exponential", "stepwise"):
+        frame["IG" if sim is None else f"IG+{SIM_LABELS[sim]}"] = prp_score(stats, "ig", sim)
+    return frame
+
+
+def example_latex() -> str:
+    from termweight.reporting import latex_escape, latex_table
+
+    f = example_scores()
+    out = pd.DataFrame({"Term": [latex_escape(t) for t in f["term"]]})
+    for c in f.columns[1:]:
+        out[latex_escape(c)] = [f"{v:.4f} ({r})" for v, r in
+                                zip(f[c], f[c].rank(ascending=False, method="min").astype(int),
+                                    strict=True)]
+    return latex_table(
+        out, "The PRP on toy terms (5 equal classes of 100 documents; bits, rank in brackets). "
+        "f1, f2: the paper's Fig. 1 (40 documents in each of two classes); g: 80 documents of one "
+        "class. Linear and exponential PRP rank f2 above f1 as the paper intends; stepwise "
+        "(distance $\\le 1$) does not; every PRP ranks an end-class term above a middle-class "
+        "one, and shrinks the values (compare ranks, not scores).",
+        "tab:mukras-example", escape=False)
+
+
+def rank_changes(order_a, order_b, top: int = 3000, n: int = 5) -> pd.DataFrame:
+    """Terms whose rank moves most from ranking ``a`` (IG) to ``b`` (IG+PRP), paper section 4.1.
+
+    Only terms in the top ``top`` of either ranking count (the range the experiment selects
+    from). Returns the ``n`` most demoted and ``n`` most promoted: column index, both 1-based
+    ranks and ``shift = rank_b - rank_a`` (positive = demoted by the PRP).
+    """
+    order_a, order_b = np.asarray(order_a), np.asarray(order_b)
+    rank_a = np.empty(order_a.size, dtype=np.int64)
+    rank_b = np.empty(order_b.size, dtype=np.int64)
+    rank_a[order_a] = np.arange(1, order_a.size + 1)
+    rank_b[order_b] = np.arange(1, order_b.size + 1)
+    cand = np.flatnonzero((rank_a <= top) | (rank_b <= top))
+    shift = rank_b[cand] - rank_a[cand]
+    by = np.lexsort((cand, -shift))  # most demoted first, ties by column
+    pick = np.concatenate([cand[by[:n]], cand[by[::-1][:n]]])
+    return pd.DataFrame({"column": pick, "rank_a": rank_a[pick], "rank_b": rank_b[pick],
+                         "shift": rank_b[pick] - rank_a[pick],
+                         "kind": ["demoted"] * min(n, cand.size) + ["promoted"] * min(n, cand.size)})
+
+
+def movers_latex(frames: dict) -> str:
+    """LaTeX table of :func:`rank_changes` per dataset, with the terms' class document counts."""
+    from termweight.reporting import latex_escape, latex_table
+
+    rows = []
+    for unit, f in frames.items():
+        for r in f.itertuples():
+            rows.append({"Dataset": latex_escape(unit), "Change": r.kind, "Term (stem)": latex_escape(r.term),
+                         "Training docs per class": r.counts, "IG rank": r.rank_a,
+                         "IG+PRP rank": r.rank_b, "Shift": f"{r.shift:+d}"})
+    return latex_table(
+        pd.DataFrame(rows), "Terms whose rank the PRP changes most (first fold's training rows; "
+        "terms in the top 3000 of either ranking). The paper's example: ``2.7'' (Edmunds) was "
+        "demoted by about 8,500 positions.", "tab:mukras-movers", escape=False)
+
+
+def fig4(curves_frame: pd.DataFrame, cfg: dict, selectors, classifiers, title: str):
+    import matplotlib.pyplot as plt
+
+    units = list(cfg["datasets"])
+    fig, axes = plt.subplots(len(units), len(classifiers), squeeze=False, sharex=True,
+                             figsize=(3.4 * len(classifiers), 2.6 * len(units)))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    split = cfg["ranges"][0][1]
+    for i, u in enumerate(units):
+        for j, clf in enumerate(classifiers):
+            ax = axes[i, j]
+            for n, sel in enumerate(selectors):
+                c = curves_frame[(curves_frame.unit == u) & (curves_frame.classifier == clf)
+                                 & (curves_frame.selector == sel)].sort_values("k")
+                if c.empty:
+                    continue
+                col = colors[n % len(colors)]
+                ax.plot(c["k"], c["mse_mean"], marker="o", ms=2.5, lw=1.2, color=col,
+                        label=selector_label(sel))
+                ax.fill_between(c["k"], c["mse_mean"] - c["mse_se"], c["mse_mean"] + c["mse_se"],
+                                color=col, alpha=0.15, lw=0)
+            ax.axvline(split, color="grey", lw=0.6, ls="--")
+            ax.set_xscale("log")
+            ax.grid(alpha=0.3)
+            ax.set_title(f"{u}: {CLASSIFIER_LABELS[clf]}", fontsize=9)
+            if j == 0:
+                ax.set_ylabel("MSE")
+            if i == len(units) - 1:
+                ax.set_xlabel("number of features")
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def macro_name(*parts: str) -> str:
+    """A LaTeX macro name (letters only) from parts: ``mukras`` + CamelCase, digits spelt out."""
+    words = {"0": "Zero", "1": "One", "2": "Two", "3": "Three", "4": "Four", "5": "Five",
+             "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine"}
+    out = "mukras"
+    for p in parts:
+        for tok in re.split(r"[^A-Za-z0-9]+", str(p)):
+            out += "".join(words.get(ch, ch) for ch in tok[:1].upper() + tok[1:])
+    return out
+
+
+def macros_tex(sig: pd.DataFrame, sizes: dict, published: dict) -> str:
+    lines = ["% Generated by `termweight mukras-macros`: numbers quoted by the report (ours and"
+             " published)."]
+
+    def add(name, value):
+        lines.append(f"\\newcommand{{\\{name}}}{{{value}}}")
+
+    for u, s in sizes.items():
+        add(macro_name(u, "perclass"), s["per_class"])
+        add(macro_name(u, "docs"), s["n_docs"])
+        add(macro_name(u, "classes"), s["n_classes"])
+    for r in sig.itertuples():
+        base = (r.unit, r.classifier, r.selector, r.range)
+        add(macro_name(*base, "mse"), f"{r.mse_mean:.3f}")
+        if np.isfinite(r.t_pvalue):
+            add(macro_name(*base, "p"), _p(r.t_pvalue))
+    for clf, by_sel in published["table1"]["values"].items():
+        for sel, by_range in by_sel.items():
+            for rng, by_data in by_range.items():
+                for d, v in by_data.items():
+                    add(macro_name("published", d, clf, sel, rng), f"{v:g}")
+    names = [ln.split("}")[0] for ln in lines[1:]]
+    if len(set(names)) != len(names):
+        raise AssertionError("duplicate macro names")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------- commands
+
+
+def _log():
+    import logging
+
+    return logging.getLogger("termweight")
+
+
+def _units(args, cfg) -> list[str]:
+    units = args.unit or list(cfg["datasets"])
+    for u in units:
+        if u not in cfg["datasets"]:
+            raise ConfigError(f"{args.params}: mukras/datasets has no {u!r}")
+    return units
+
+
+def cmd_split(args) -> None:
+    from termweight.corpus import Corpus
+
+    params, cfg = load_config(args.params)
+    for unit in _units(args, cfg):
+        spec = cfg["datasets"][unit]
+        path = args.corpus.format(dataset=spec["dataset"])
+        corpus = Corpus.load(path)
+        if not corpus.ordinal or corpus.multilabel:
+            raise DataError(path, "mukras needs a single-label ordinal corpus")
+        labels = corpus.labels
+        rows = unit_rows(corpus, spec.get("author"))
+        counts = np.bincount(labels[rows], minlength=len(corpus.classes))
+        try:
+            sample, splits = balanced_folds(labels, spec["per_class"], cfg["folds"],
+                                            params["seed"], rows)
+        except ValueError as exc:
+            raise ConfigError(f"{args.params}: mukras/datasets/{unit}/per_class: {exc} "
+                              f"(class sizes {counts.tolist()})") from None
+        out = args.out.format(unit=unit)
+        arrays = {"sample": sample, "folds": np.asarray([s[0] for s in splits])}
+        for name, tr, te in splits:
+            arrays[f"train_{name}"], arrays[f"test_{name}"] = tr, te
+        io.save_arrays(out, **arrays)
+        info = {"unit": unit, "dataset": spec["dataset"], "author": spec.get("author"),
+                "classes": corpus.classes, "class_sizes": counts.tolist(),
+                "per_class": int(spec["per_class"]), "n_docs": int(sample.size),
+                "n_classes": len(corpus.classes), "folds": [s[0] for s in splits],
+                "seed": params["seed"],
+                "test_sizes": {s[0]: int(s[2].size) for s in splits}}
+        io.write_json(Path(out).with_suffix(".json"), info)
+        _log().info("%s: class sizes %s -> %d per class (%d docs), %d folds", unit,
+                    counts.tolist(), spec["per_class"], sample.size, len(splits))
+
+
+def _fold_data(corpus, splits, fold):
+    tr, te = splits[f"train_{fold}"], splits[f"test_{fold}"]
+    labels = corpus.labels
+    Xtr = corpus.X[tr]
+    columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)  # terms of the training rows
+    return columns, Xtr[:, columns], labels[tr], corpus.X[te][:, columns], labels[te]
+
+
+def _folds(args, cfg) -> list[str]:
+    names = fold_names(cfg["folds"])
+    folds = args.fold or names
+    bad = sorted(set(folds) - set(names))
+    if bad:
+        raise ConfigError(f"unknown folds {bad}; the protocol has {names[0]}..{names[-1]}")
+    return folds
+
+
+def cmd_score(args) -> None:
+    from termweight.corpus import Corpus
+
+    params, cfg = load_config(args.params)
+    for unit in _units(args, cfg):
+        corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
+        splits = io.load_arrays(args.splits.format(unit=unit))
+        for fold in _folds(args, cfg):
+            t0 = time.perf_counter()
+            columns, Xtr, ytr, _, _ = _fold_data(corpus, splits, fold)
+            arrays = {"columns": columns}
+            for sel in cfg["selectors"]:
+                scores, order = rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
+                                           cfg["prp_columns"])
+                arrays[f"scores_{sel}"], arrays[f"order_{sel}"] = scores, order
+            io.save_arrays(args.out.format(unit=unit, fold=fold), **arrays)
+            _log().info("%s %s: %d training docs, %d terms, %d selectors in %.2f s", unit, fold,
+                        Xtr.shape[0], columns.size, len(cfg["selectors"]),
+                        time.perf_counter() - t0)
+
+
+def cmd_evaluate(args) -> None:
+    from termweight.corpus import Corpus
+
+    params, cfg = load_config(args.params)
+    for unit in _units(args, cfg):
+        corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
+        splits = io.load_arrays(args.splits.format(unit=unit))
+        for fold in _folds(args, cfg):
+            t0 = time.perf_counter()
+            columns, Xtr, ytr, Xte, yte = _fold_data(corpus, splits, fold)
+            scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
+            if not np.array_equal(scores["columns"], columns):
+                raise DataError(args.scores.format(unit=unit, fold=fold),
+                                "term columns differ from the fold's training terms")
+            orders = {s: scores[f"order_{s}"] for s in cfg["selectors"]}
+            frame = evaluate_fold(Xtr, ytr, Xte, yte, orders, cfg["features"],
+                                  cfg["classifiers"], cfg.get("fh_selectors"), cfg["svm_C"],
+                                  params["seed"])
+            frame.insert(0, "fold", fold)
+            frame.insert(0, "unit", unit)
+            io.write_table(args.out.format(unit=unit, fold=fold), frame)
+            _log().info("%s %s: %d fits in %.2f s", unit, fold, len(frame),
+                        time.perf_counter() - t0)
+
+
+def cmd_aggregate(args) -> None:
+    _, cfg = load_config(args.params)
+    frames = [io.read_table(args.evaluations.format(unit=u, fold=f))
+              for u in cfg["datasets"] for f in fold_names(cfg["folds"])]
+    results = pd.concat(frames, ignore_index=True)
+    per_fold = range_means(results, cfg["ranges"])
+    sig = significance(per_fold, cfg["alpha"])
+    cur = curves(results)
+    io.write_table(args.out_results, results)
+    io.write_table(args.out_curves, cur)
+    io.write_table(args.out_tests, sig)
+    metrics = {"folds": cfg["folds"], "alpha": cfg["alpha"], "datasets": {}}
+    for u in cfg["datasets"]:
+        info = io.read_json(Path(args.splits.format(unit=u)).with_suffix(".json"))
+        entry = {"dataset": info["dataset"], "per_class": info["per_class"],
+                 "n_docs": info["n_docs"], "class_sizes": info["class_sizes"], "results": {}}
+        for r in sig[sig.unit == u].itertuples():
+            d = entry["results"].setdefault(r.classifier, {}).setdefault(r.range, {})
+            d[r.selector] = {"mse": round(r.mse_mean, 6), "se": round(r.mse_se, 6)}
+            if np.isfinite(r.t_pvalue):
+                d[r.selector]["t_pvalue"] = round(r.t_pvalue, 6)
+        best = cur[cur.unit == u].sort_values(["mse_mean", "k"]).iloc[0]
+        entry["best"] = {"selector": best["selector"], "classifier": best["classifier"],
+                         "k": int(best["k"]), "mse": round(float(best["mse_mean"]), 6)}
+        metrics["datasets"][u] = entry
+    io.write_json(args.out_metrics, metrics)
+    _log().info("aggregated %d rows: %d tests", len(results), int(sig["t_pvalue"].notna().sum()))
+
+
+def cmd_tables(args) -> None:
+    _, cfg = load_config(args.params)
+    sig = io.read_table(args.tests).fillna({"better": "", "baseline": ""})
+    published = io.read_json(args.published)
+    io.write_text(args.out_table1, table1_latex(sig, cfg, published))
+    io.write_text(args.out_grid, grid_latex(sig, cfg))
+    io.write_text(args.out_example, example_latex())
+
+
+def cmd_figures(args) -> None:
+    from termweight.reporting import save_figure
+
+    _, cfg = load_config(args.params)
+    cur = io.read_table(args.curves)
+    paper = [c for c in ("nb", "svm") if c in cfg["classifiers"]]
+    sels = [s for s in ("ig", "ig+linear") if s in cfg["selectors"]]
+    fig = fig4(cur, cfg, sels, paper, f"Fig. 4 reproduced: MSE vs number of features, mean "
+               f"$\\pm$ s.e. over {cfg['folds']} folds")
+    save_figure(fig, Path(args.out_fig4).with_suffix(""))
+    fig = fig4(cur, cfg, cfg["selectors"], cfg["classifiers"],
+               "Beyond the paper: every selector and classifier (mean $\\pm$ s.e. over folds)")
+    save_figure(fig, Path(args.out_grid).with_suffix(""))
+
+
+def cmd_macros(args) -> None:
+    _, cfg = load_config(args.params)
+    sig = io.read_table(args.tests)
+    sizes = {u: io.read_json(Path(args.splits.format(unit=u)).with_suffix(".json"))
+             for u in cfg["datasets"]}
+    io.write_text(args.out, macros_tex(sig, sizes, io.read_json(args.published)))
+
+
+def cmd_movers(args) -> None:
+    from termweight.corpus import Corpus
+    from termweight.statistics import term_stats
+
+    params, cfg = load_config(args.params)
+    fold = fold_names(cfg["folds"])[0]
+    frames = {}
+    for unit in cfg["datasets"]:
+        corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
+        splits = io.load_arrays(args.splits.format(unit=unit))
+        scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
+        columns, Xtr, ytr, _, _ = _fold_data(corpus, splits, fold)
+        orders = {}
+        for sel in ("ig", "ig+linear"):
+            orders[sel] = (scores[f"order_{sel}"] if f"order_{sel}" in scores else
+                           rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
+                                      cfg["prp_columns"])[1])
+        f = rank_changes(orders["ig"], orders["ig+linear"], top=max(cfg["features"]))
+        Y = np.eye(len(corpus.classes))[ytr]
+        tp = term_stats(Xtr[:, f["column"].to_numpy()], Y).tp
+        f["term"] = [corpus.terms[columns[c]] for c in f["column"]]
+        f["counts"] = ["/".join(str(v) for v in tp[:, i]) for i in range(len(f))]
+        frames[unit] = f
+    io.write_text(args.out, movers_latex(frames))
+
+
+def register(sub) -> None:
+    def base(name, func, help_):
+        p = sub.add_parser(f"mukras-{name}", help=f"Mukras et al.: {help_}")
+        p.add_argument("--params", required=True, help="params.yaml (section 'mukras')")
+        p.set_defaults(func=func)
+        return p
+
+    def units(p):
+        p.add_argument("--unit", nargs="+", help="dataset entries of mukras/datasets "
+                       "(default: all)")
+
+    def folds(p):
+        p.add_argument("--fold", nargs="+", help="fold names (default: all)")
+
+    p = base("split", cmd_split, "balanced subsample + k-fold splits per dataset")
+    units(p)
+    p.add_argument("--corpus", required=True, help="corpus directory template with {dataset}")
+    p.add_argument("--out", required=True, help="splits .npz template with {unit}")
+
+    for name, func, help_ in (("score", cmd_score, "term scores and rankings per fold"),
+                              ("evaluate", cmd_evaluate, "MSE per selector x classifier x k")):
+        p = base(name, func, help_)
+        units(p)
+        folds(p)
+        p.add_argument("--corpus", required=True, help="template with {dataset}")
+        p.add_argument("--splits", required=True, help="template with {unit}")
+        if name == "evaluate":
+            p.add_argument("--scores", required=True, help="template with {unit} and {fold}")
+        p.add_argument("--out", required=True, help="template with {unit} and {fold}")
+
+    p = base("aggregate", cmd_aggregate, "curves, range means, paired tests, metrics JSON")
+    p.add_argument("--evaluations", required=True, help="template with {unit} and {fold}")
+    p.add_argument("--splits", required=True, help="template with {unit}")
+    p.add_argument("--out-results", required=True)
+    p.add_argument("--out-curves", required=True)
+    p.add_argument("--out-tests", required=True)
+    p.add_argument("--out-metrics", required=True)
+
+    p = base("tables", cmd_tables, "Table 1 (+ published), grid table, toy example table")
+    p.add_argument("--tests", required=True)
+    p.add_argument("--published", default=str(PUBLISHED))
+    p.add_argument("--out-table1", required=True)
+    p.add_argument("--out-grid", required=True)
+    p.add_argument("--out-example", required=True)
+
+    p = base("figures", cmd_figures, "Fig. 4 and the grid figure (PDF + PNG)")
+    p.add_argument("--curves", required=True)
+    p.add_argument("--out-fig4", required=True)
+    p.add_argument("--out-grid", required=True)
+
+    p = base("movers", cmd_movers, "terms whose rank the PRP changes most (first fold)")
+    p.add_argument("--corpus", required=True, help="template with {dataset}")
+    p.add_argument("--splits", required=True, help="template with {unit}")
+    p.add_argument("--scores", required=True, help="template with {unit} and {fold}")
+    p.add_argument("--out", required=True)
+
+    p = base("macros", cmd_macros, "LaTeX macros of the quoted numbers")
+    p.add_argument("--tests", required=True)
+    p.add_argument("--splits", required=True, help="template with {unit}")
+    p.add_argument("--published", default=str(PUBLISHED))
+    p.add_argument("--out", required=True)
+
+
+__all__ = ["balanced_folds", "curves", "evaluate_fold", "load_config", "range_means",
+           "rank_terms", "register", "significance", "table1_latex"]

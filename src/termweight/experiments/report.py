@@ -1,0 +1,486 @@
+"""The LaTeX report: macros of the slice's numbers, the published-vs-reproduced summary table, the
+list of sections whose outputs exist, the provenance line, and ``reports/paper.pdf`` via latexmk.
+
+Sub-commands (one arrow of the pipeline each):
+
+- ``report-macros``: ``reports/metrics/<exp>.json`` of a generic experiment (the offline default
+  ``slice``) -> ``reports/macros/<exp>.tex``, ``\\newcommand`` macros of every number the report
+  quotes (content only: byte-stable, a DVC output).
+- ``report``: everything under ``reports/`` -> ``reports/generated/`` (summary table, included
+  sections, the tables/figures of each paper that its section does not place itself; content only,
+  a DVC output), ``reports/macros/provenance.tex`` (git commit, commit date, params hash, dataset
+  checksums) and ``reports/paper.pdf`` (latexmk + pdflatex, when installed).
+
+Provenance and stable outputs: the git commit of a build cannot be part of a DVC-hashed output (it
+changes with every commit, including the one that records the outputs), so the build stamp
+(``provenance.tex``, listed in ``.dvcignore``) and the PDF that prints it are deliberately outside
+DVC's hashes; everything DVC hashes is a pure function of its dependencies. The date printed is the
+commit date of the source (or ``SOURCE_DATE_EPOCH``), never the wall clock, and pdfTeX is told to
+omit its own dates and trailer id, so rebuilding at the same commit gives the same PDF bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from termweight import io
+from termweight.errors import TermweightError
+
+log = logging.getLogger("termweight.report")
+
+# Paper sections in report order: name -> section title (also used in the summary table).
+PAPERS = {
+    "esuli": "Esuli \\& Sebastiani (2010)",
+    "mukras": "Mukras et al.\\ (2007)",
+    "forman": "Forman (2008)",
+    "kim": "Kim (2016)",
+    "ferreira": "Ferreira \\& Figueiredo (2012)",
+}
+# Files whose content the source code is; a difference from the commit is flagged as uncommitted.
+SOURCE_PATHS = ["src", "workflow", "Snakefile", "dvc.yaml", "params.yaml", "reports/paper.tex",
+                "reports/sections"]
+TEX_INSTALL_HINT = ("apt-get install --no-install-recommends texlive-latex-base "
+                    "texlive-latex-recommended latexmk poppler-utils")
+
+
+# --- small LaTeX helpers -----------------------------------------------------------------------
+
+def macro_name(*parts: str) -> str:
+    """CamelCase LaTeX command name from parts; digits are spelled (macro names are letters)."""
+    digits = "Zero One Two Three Four Five Six Seven Eight Nine".split()
+    out = []
+    for part in parts:
+        for word in re.split(r"[^A-Za-z0-9]+", str(part)):
+            word = "".join(digits[int(c)] if c.isdigit() else c for c in word)
+            if word:
+                out.append(word[0].upper() + word[1:])
+    return "".join(out)
+
+
+def tex_escape(text) -> str:
+    from termweight.reporting import latex_escape
+
+    return latex_escape(text)
+
+
+def fmt(value, digits: int = 4) -> str:
+    return f"{value:.{digits}f}"
+
+
+def newcommands(macros: dict[str, str], header: str) -> str:
+    lines = [f"% {line}" for line in header.splitlines()]
+    lines += [f"\\newcommand{{\\{k}}}{{{v}}}" for k, v in sorted(macros.items())]
+    return "\n".join(lines) + "\n"
+
+
+# --- report-macros: numbers of a generic experiment (the slice) --------------------------------
+
+METRIC_MACROS = {"micro_f1": "MicroF", "macro_f1": "MacroF", "micro_accuracy": "Accuracy",
+                 "macro_precision": "MacroP", "macro_recall": "MacroR"}
+
+
+def experiment_macros(exp: str, metrics: dict) -> dict[str, str]:
+    """Macros ``\\<Exp>...`` of every number in an experiment's metrics JSON, plus best/worst."""
+    pre = macro_name(exp)
+    encs = metrics["encodings"]
+    m = {f"{pre}Dataset": tex_escape(metrics["dataset"]), f"{pre}Splits": str(metrics["splits"]),
+         f"{pre}Encodings": str(len(encs)), f"{pre}SkippedTasks": str(metrics["skipped_tasks"])}
+    for enc, vals in encs.items():
+        for key, short in METRIC_MACROS.items():
+            if key in vals:
+                m[pre + macro_name(enc) + short] = fmt(vals[key])
+                m[pre + macro_name(enc) + short + "Se"] = fmt(vals[f"{key}_se"])
+    ranked = sorted(encs, key=lambda e: (-encs[e]["micro_f1"], e))
+    for tag, enc in (("Best", ranked[0]), ("Worst", ranked[-1])):
+        m[f"{pre}{tag}Encoding"] = f"\\texttt{{{tex_escape(enc)}}}"
+        for key, short in METRIC_MACROS.items():
+            m[f"{pre}{tag}{short}"] = fmt(encs[enc][key])
+            m[f"{pre}{tag}{short}Se"] = fmt(encs[enc][f"{key}_se"])
+    m[f"{pre}GapMicroF"] = fmt(encs[ranked[0]]["micro_f1"] - encs[ranked[-1]]["micro_f1"])
+    if "binary" in encs and "binary-bns" in encs:
+        m[f"{pre}BnsGainMicroF"] = fmt(encs["binary-bns"]["micro_f1"] - encs["binary"]["micro_f1"])
+        m[f"{pre}BnsGainMacroF"] = fmt(encs["binary-bns"]["macro_f1"] - encs["binary"]["macro_f1"])
+    return m
+
+
+def cmd_report_macros(args) -> None:
+    metrics = io.read_json(args.metrics)
+    if "encodings" not in metrics:
+        raise TermweightError(f"{args.metrics}: no 'encodings' (not a metrics file of an experiment)")
+    macros = experiment_macros(args.exp, metrics)
+    io.write_text(args.out, newcommands(macros, f"Generated by `termweight report-macros` from "
+                                                f"{args.metrics}; do not edit."))
+    log.info("%d macros of %s written to %s", len(macros), args.exp, args.out)
+
+
+# --- summary: published against reproduced ----------------------------------------------------
+
+@dataclass
+class Headline:
+    paper: str
+    key: str            # id in the metrics JSON's optional "headline" mapping
+    label: str          # LaTeX
+    source: str         # where the paper prints it
+    published: float | str | None
+    digits: int = 3
+
+
+def _get(obj, *path):
+    for p in path:
+        if not isinstance(obj, dict) or p not in obj:
+            return None
+        obj = obj[p]
+    return obj
+
+
+def _number(v):
+    """A value or the mean of a ``[mean, sd]`` pair / ``{"mean": ...}`` entry; None otherwise."""
+    if isinstance(v, dict):
+        v = v.get("value", v.get("mean"))
+    if isinstance(v, list | tuple) and v:
+        v = v[0]
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int | float) and math.isfinite(v):
+        return float(v)
+    if isinstance(v, str):
+        return v
+    return None
+
+
+def published_headlines(paper: str, pub: dict | None) -> list[Headline]:
+    """The headline numbers of each paper, read from its published JSON."""
+    if not pub:
+        return []
+    out: list[Headline] = []
+    if paper == "esuli":
+        for row, vals in _get(pub, "table1", "rows").items():
+            learner, enc = row.split("/")
+            for k, lab in (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1")):
+                if vals.get(k) is not None:
+                    out.append(Headline(paper, f"{row}/{k}", f"{tex_escape(learner)} "
+                                        f"{tex_escape(enc)}, {lab}", "Table 1", vals[k]))
+    elif paper == "kim":
+        for ds, tab in pub["tables"].items():
+            for method in ("rf", "mix-ch", "mini-max"):
+                v = _get(tab, "methods", method, "micro_f")
+                if v is not None:
+                    out.append(Headline(paper, f"{ds}/{method}/micro_f", f"{tex_escape(ds)}: "
+                                        f"{tex_escape(method)}, micro-F", tab["source"].split(" (")[0],
+                                        v[0], 4))
+    elif paper == "forman":
+        c = pub.get("claims", {})
+        for k, lab in (("bns_vs_tfidf_accuracy_gain_pct", "BNS$-$TF-IDF accuracy gain (\\%)"),
+                       ("bns_vs_tfidf_f1_gain_pct", "BNS$-$TF-IDF F-measure gain (\\%)"),
+                       ("best_representation", "best of 30 representations")):
+            if k in c:
+                out.append(Headline(paper, k, lab, "Sec. 4.1" if "gain" in k else "Sec. 4.5", c[k], 1))
+    elif paper == "mukras":
+        vals = _get(pub, "table1", "values") or {}
+        for clf in ("nb", "svm"):
+            for method in ("ig", "ig_prp"):
+                for ds in ("actors", "movies"):
+                    v = _get(vals, clf, method, "10-350", ds)
+                    if v is not None:
+                        out.append(Headline(paper, f"{clf}/{method}/10-350/{ds}",
+                                            f"{ds}, {clf.upper()}, {tex_escape(method.replace('_', '+'))}"
+                                            ", MSE (10--350)", "Table 1", v))
+    elif paper == "ferreira":
+        for key, v in sorted((pub.get("headline") or {}).items()):
+            out.append(Headline(paper, key, tex_escape(key), "", _number(v)))
+    if not out and isinstance(pub.get("headline"), dict):  # generic convention
+        for key, v in sorted(pub["headline"].items()):
+            out.append(Headline(paper, key, tex_escape(key), "", _number(v)))
+    return out
+
+
+def reproduced_value(h: Headline, metrics: dict | None):
+    """Our number for a headline: the metrics JSON's ``headline`` mapping first, else its path."""
+    if metrics is None:
+        return None
+    v = _get(metrics, "headline", h.key)
+    if v is None:
+        v = _get(metrics, *h.key.split("/"))
+    if v is None and h.paper == "esuli":
+        v = _get(metrics, "table1", "rows", *h.key.split("/", 2)[:2], h.key.rsplit("/", 1)[1])
+    if v is None and h.paper == "kim":
+        ds, method, m = h.key.split("/")
+        v = _get(metrics, "tables", ds, "methods", method, m) or _get(metrics, ds, method, m)
+    return _number(v)
+
+
+def summary_table(reports: Path, published_dir: Path) -> tuple[str, list[str]]:
+    """LaTeX of the summary table and the list of papers that were run."""
+    rows, ran = [], []
+    for paper, title in PAPERS.items():
+        pub_path = published_dir / f"{paper}.json"
+        pub = io.read_json(pub_path) if pub_path.exists() else None
+        met_path = reports / "metrics" / f"{paper}.json"
+        metrics = io.read_json(met_path) if met_path.exists() else None
+        if metrics is not None:
+            ran.append(paper)
+        heads = published_headlines(paper, pub)
+        if not heads:
+            rows.append((title, "\\emph{no published numbers recorded yet}", "", "--",
+                         "not run" if metrics is None else "--", "--"))
+            continue
+        for i, h in enumerate(heads):
+            ours = reproduced_value(h, metrics)
+            pub_s = _show(h.published, h.digits)
+            if metrics is None:
+                ours_s, diff = "not run", "--"
+            elif ours is None:
+                ours_s, diff = "n/a", "--"
+            else:
+                ours_s = _show(ours, h.digits)
+                diff = (f"{ours - h.published:+.{h.digits}f}"
+                        if isinstance(ours, float) and isinstance(h.published, int | float) else
+                        ("same" if str(ours) == str(h.published) else "differs"))
+            rows.append((title if i == 0 else "", h.label, h.source, pub_s, ours_s, diff))
+    lines = [
+        "\\begin{table}[!htbp]", "\\centering", "\\small",
+        "\\caption{Headline numbers: published (as printed in each paper) against reproduced "
+        "(this pipeline), with the difference reproduced $-$ published. ``not run'': the paper's "
+        "experiment has no results in \\texttt{reports/metrics/} yet; ``n/a'': it ran but does not "
+        "report this number.}",
+        "\\label{tab:summary}",
+        "\\begin{tabular}{llllll}", "\\toprule",
+        "Paper & Quantity & Where & Published & Reproduced & Difference \\\\", "\\midrule",
+    ]
+    prev = None
+    for r in rows:
+        if r[0] and prev is not None:
+            lines.append("\\addlinespace")
+        prev = r
+        lines.append(" & ".join(r) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n", ran
+
+
+def _show(v, digits):
+    if isinstance(v, bool) or v is None:
+        return "--"
+    if isinstance(v, int | float):
+        return f"{v:.{digits}f}" if isinstance(v, float) or digits else str(v)
+    return f"\\texttt{{{tex_escape(v)}}}"
+
+
+# --- sections and their floats -----------------------------------------------------------------
+
+_PLACED = re.compile(r"\\tw(?:table|figure)\*?(?:\[[^\]]*\])?\{([^}]*)\}")
+
+
+def paper_outputs(reports: Path, paper: str) -> dict[str, list[str]]:
+    return {"tables": sorted(p.stem for p in (reports / "tables").glob(f"{paper}_*.tex")),
+            "figures": sorted(p.stem for p in (reports / "figures").glob(f"{paper}_*.pdf")),
+            "metrics": [p.name for p in (reports / "metrics").glob(f"{paper}.json")],
+            "macros": [p.name for p in (reports / "macros").glob(f"{paper}.tex")]}
+
+
+def remaining_floats(reports: Path, paper: str) -> str:
+    """LaTeX placing the paper's generated tables/figures that its section does not place."""
+    section = reports / "sections" / f"{paper}.tex"
+    placed = set(_PLACED.findall(section.read_text(encoding="utf-8"))) if section.exists() else set()
+    outs = paper_outputs(reports, paper)
+    lines = [f"% Generated by `termweight report`: {paper}'s tables and figures not placed by "
+             f"sections/{paper}.tex."]
+    for t in outs["tables"]:
+        if t not in placed:
+            lines.append(f"\\twtable{{{t}}}")
+    for f in outs["figures"]:
+        if f not in placed:
+            lines.append(f"\\twfigure{{{f}}}{{Generated figure \\texttt{{{tex_escape(f)}}}.}}")
+    return "\n".join(lines) + "\n"
+
+
+def included_sections(reports: Path, experiments: list[str]) -> tuple[str, list[str]]:
+    lines = ["% Generated by `termweight report`: the sections whose outputs exist."]
+    for exp in experiments:
+        if (reports / "metrics" / f"{exp}.json").exists() and (reports / "sections" / f"{exp}.tex").exists():
+            lines.append(f"\\input{{sections/{exp}}}")
+    missing = []
+    for paper in PAPERS:
+        if any(paper_outputs(reports, paper).values()):
+            lines.append(f"\\input{{sections/{paper}}}")
+        else:
+            missing.append(paper)
+    if missing:
+        names = ", ".join(PAPERS[p] for p in missing)
+        cmds = ", ".join(f"\\texttt{{snakemake --cores 2 {p}}}" for p in missing)
+        lines.append(f"\\section*{{Not run yet}}\nNo outputs exist yet for {names}; their sections "
+                     f"are left out (regenerate them with {cmds}).")
+    return "\n".join(lines) + "\n", missing
+
+
+def check_macros(reports: Path) -> list[str]:
+    """Names quoted with ``\\tw{...}`` in the sections but defined by no macro file."""
+    defined = set()
+    for f in (reports / "macros").glob("*.tex"):
+        defined |= set(re.findall(r"\\(?:re)?newcommand\*?\{?\\([A-Za-z]+)", f.read_text(encoding="utf-8")))
+    used = set()
+    for f in [reports / "paper.tex", *(reports / "sections").glob("*.tex")]:
+        if f.exists():
+            used |= set(re.findall(r"\\tw\{([A-Za-z]+)\}", f.read_text(encoding="utf-8")))
+    return sorted(used - defined)
+
+
+# --- provenance --------------------------------------------------------------------------------
+
+def _git(root: Path, *argv) -> str | None:
+    if not shutil.which("git"):
+        return None
+    res = subprocess.run(["git", "-C", str(root), *argv], capture_output=True, text=True)
+    return res.stdout.strip() if res.returncode == 0 else None
+
+
+def provenance(root: Path, params_path: Path) -> dict:
+    import yaml
+
+    from termweight import datasets
+
+    commit = _git(root, "rev-parse", "HEAD") if (root / ".git").exists() else None
+    dirty = bool(_git(root, "status", "--porcelain", "--",
+                      *SOURCE_PATHS)) if commit else False
+    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
+        date = datetime.fromtimestamp(int(os.environ["SOURCE_DATE_EPOCH"]), UTC).strftime("%Y-%m-%d")
+        date_source = "SOURCE\\_DATE\\_EPOCH"
+    elif commit:
+        date, date_source = _git(root, "log", "-1", "--format=%cs", "HEAD"), "commit date"
+    else:
+        date, date_source = None, None
+    params = yaml.safe_load(params_path.read_text(encoding="utf-8"))
+    sets = []
+    for meta_path in sorted((root / "data" / "corpus").glob("*/meta.json")):
+        name = meta_path.parent.name
+        info = io.read_json(meta_path).get("info", {})
+        spec = datasets.DATASETS.get(name)
+        if info.get("sha256"):
+            digest = info["sha256"]
+        elif spec is not None and spec.files:
+            digest = io.canonical_hash({f.name: f.sha256 for f in spec.files})
+        else:
+            digest = None
+        sets.append({"name": name, "sha256": digest,
+                     "files": len(spec.files) if spec is not None else 0,
+                     "source": info.get("source", "")})
+    return {"commit": commit, "dirty": dirty, "date": date, "date_source": date_source,
+            "params_hash": io.canonical_hash(params), "datasets": sets}
+
+
+def provenance_tex(p: dict) -> str:
+    commit = (f"\\texttt{{{p['commit'][:12]}}}" + (" with uncommitted changes" if p["dirty"] else "")
+              if p["commit"] else "none (not a git checkout)")
+    date = f"{p['date']} ({p['date_source']})" if p["date"] else "undated (no git commit)"
+    rows = [f"\\texttt{{{tex_escape(d['name'])}}} & "
+            + (f"\\texttt{{{d['sha256'][:16]}}}" if d["sha256"] else "--") + " & "
+            + tex_escape(d["source"]) + " \\\\" for d in p["datasets"]]
+    macros = {
+        "ProvCommit": commit,
+        "ProvDate": date,
+        "ProvParamsHash": f"\\texttt{{{p['params_hash'][:16]}}}",
+        "ProvDatasetNames": ", ".join(f"\\texttt{{{tex_escape(d['name'])}}}" for d in p["datasets"])
+        or "none",
+        "ProvDatasetTable": ("\\begin{tabular}{lll}\\toprule Dataset & SHA-256 (first 16 hex) & "
+                             "Source \\\\ \\midrule " + " ".join(rows) + " \\bottomrule\\end{tabular}")
+        if rows else "(no corpora built)",
+    }
+    macros["ProvLine"] = ("git commit \\ProvCommit; source date \\ProvDate; params.yaml hash "
+                          "\\ProvParamsHash; datasets \\ProvDatasetNames")
+    head = ("Generated by `termweight report`: the build stamp. NOT a DVC output (.dvcignore): a\n"
+            "commit hash changes with every commit, so it must stay out of DVC's hashes.\n"
+            + json.dumps(p, sort_keys=True))
+    return newcommands(macros, head)
+
+
+# --- LaTeX -------------------------------------------------------------------------------------
+
+def tex_available() -> tuple[bool, str]:
+    missing = [t for t in ("latexmk", "pdflatex") if shutil.which(t) is None]
+    return not missing, ", ".join(missing)
+
+
+def build_pdf(reports: Path, out_pdf: Path, source_epoch: int) -> None:
+    """latexmk + pdflatex on reports/paper.tex in a scratch directory; atomically -> out_pdf."""
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(source_epoch), FORCE_SOURCE_DATE="1")
+    with tempfile.TemporaryDirectory(prefix="termweight-latex-") as tmp:
+        cmd = ["latexmk", "-norc", "-pdf", "-interaction=nonstopmode", "-halt-on-error",
+               "-file-line-error", f"-outdir={tmp}", "paper.tex"]
+        res = subprocess.run(cmd, cwd=reports, env=env, capture_output=True, text=True)
+        log.info("latexmk output:\n%s", res.stdout[-4000:])
+        if res.returncode != 0 or not (Path(tmp) / "paper.pdf").exists():
+            latex_log = Path(tmp) / "paper.log"
+            text = latex_log.read_text(errors="replace") if latex_log.exists() else res.stderr
+            errors = [ln for ln in text.splitlines() if ln.startswith("!") or ":" in ln and
+                      " error" in ln.lower() or re.match(r"^\S+\.tex:\d+:", ln)]
+            raise TermweightError(f"{reports / 'paper.tex'}: LaTeX failed:\n  "
+                                  + "\n  ".join(errors[:15] or text.splitlines()[-15:]))
+        with io.atomic_path(out_pdf) as dst:
+            shutil.copyfile(Path(tmp) / "paper.pdf", dst)
+    log.info("wrote %s", out_pdf)
+
+
+def cmd_report(args) -> None:
+    from termweight.config import load_params
+
+    reports = Path(args.reports)
+    root = Path(args.root)
+    params = load_params(args.params)
+    experiments = sorted(params.get("experiments", {}))
+    generated = reports / "generated"
+    summary, ran = summary_table(reports, Path(args.published))
+    io.write_text(generated / "summary.tex", summary)
+    included, missing = included_sections(reports, experiments)
+    io.write_text(generated / "included.tex", included)
+    for paper in PAPERS:
+        io.write_text(generated / f"{paper}-more.tex", remaining_floats(reports, paper))
+    prov = provenance(root, Path(args.params))
+    io.write_text(reports / "macros" / "provenance.tex", provenance_tex(prov))
+    log.info("papers run: %s; not run: %s", ran or "none", missing or "none")
+    undefined = check_macros(reports)
+    if undefined:
+        log.warning("quoted but not defined by any macro file (shown as [?name]): %s",
+                    ", ".join(undefined))
+    if args.no_pdf:
+        return
+    ok, missing_tools = tex_available()
+    if not ok:
+        msg = (f"termweight report: {missing_tools} not found: {args.pdf} was NOT built. The LaTeX "
+               f"sources ({reports}/paper.tex, sections/, generated/, macros/, tables/, figures/) "
+               f"are up to date. Install TeX to build the PDF: {TEX_INSTALL_HINT}")
+        log.warning("%s", msg)
+        print(msg, file=sys.stderr)
+        return
+    epoch = 0
+    if os.environ.get("SOURCE_DATE_EPOCH", "").isdigit():
+        epoch = int(os.environ["SOURCE_DATE_EPOCH"])
+    elif prov["commit"]:
+        epoch = int(_git(root, "log", "-1", "--format=%ct", "HEAD") or 0)
+    build_pdf(reports, Path(args.pdf), epoch)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report-macros", help="LaTeX macros of an experiment's metrics (the slice)")
+    p.add_argument("--exp", required=True)
+    p.add_argument("--metrics", required=True, help="reports/metrics/<exp>.json")
+    p.add_argument("--out", required=True, help="reports/macros/<exp>.tex")
+    p.set_defaults(func=cmd_report_macros)
+
+    p = sub.add_parser("report", help="summary, sections, provenance -> reports/paper.pdf")
+    p.add_argument("--params", required=True)
+    p.add_argument("--reports", default="reports")
+    p.add_argument("--published", default="src/termweight/experiments/published")
+    p.add_argument("--root", default=".", help="project root (git checkout, data/corpus)")
+    p.add_argument("--pdf", default="reports/paper.pdf")
+    p.add_argument("--no-pdf", action="store_true", help="only the generated LaTeX inputs")
+    p.set_defaults(func=cmd_report)

@@ -1,0 +1,185 @@
+"""Ferreira & Figueiredo: protocol pieces and a small real Snakemake run of the `ferreira` target.
+
+Unit tests: balanced draws per class from the right pools (Spambase, example1, Dexter layouts);
+selection fitted on the training draw only (test rows cannot change the result); error rate; the
+nested top-m prefixes equal a fit with that m; the Table 1 characteristics. End-to-end: Spambase
+(real data from ../shared/datasets), 2 replications, 2 values of m, in a temporary project.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+
+from termweight.corpus import indicator
+from termweight.evaluation import error_rate
+from termweight.experiments import ferreira as F
+from termweight.experiments import ferreira_report as R
+from termweight.selection import CMIM, FisherRatio, L0Supervised, L0Unsupervised
+from termweight.splits import make_splits
+
+DCFG = {"m": [3, 5], "classifiers": ["svm", "modest"],
+        "td_methods": ["method1", "method2", "fisher", "rp_paper", "rp_achlioptas"],
+        "tdi_methods": ["method1", "method2", "mim", "cmim"],
+        "method_classifiers": {"rp_achlioptas": ["svm"]}}
+CFG = {"svm_C": 1.0, "modest_rounds": 5}
+
+
+def _data(n=120, p=30, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.repeat([0, 1], n // 2)
+    rates = rng.uniform(0.05, 0.5, size=(2, p))
+    rates[1, :5] += 0.4  # five informative features
+    X = (rng.random((n, p)) < rates[y]).astype(float) * rng.integers(1, 4, size=(n, p))
+    return sp.csr_matrix(X), y
+
+
+def test_balanced_draws_spambase_layout():
+    labels = np.repeat([0, 1], [2788, 1813])
+    splits = make_splits({"type": "balanced", "train_per_class": 500, "test_per_class": 500,
+                          "repeats": 3}, indicator(labels, 2), ["all"] * labels.size, seed=5)
+    assert [s.name for s in splits] == ["r0", "r1", "r2"]
+    for s in splits:
+        assert np.bincount(labels[s.train]).tolist() == [500, 500]
+        assert np.bincount(labels[s.test]).tolist() == [500, 500]
+        assert np.intersect1d(s.train, s.test).size == 0
+    assert not np.array_equal(splits[0].train, splits[1].train)  # replications differ
+    again = make_splits({"type": "balanced", "train_per_class": 500, "test_per_class": 500,
+                         "repeats": 3}, indicator(labels, 2), ["all"] * labels.size, seed=5)
+    assert all(np.array_equal(a.train, b.train) and np.array_equal(a.test, b.test)
+               for a, b in zip(splits, again, strict=True))
+
+
+@pytest.mark.parametrize(("sizes", "test_subset", "per_class", "n_test"), [
+    ((2000, 600), "test", 500, 600),   # example1: 500 + 500 from train.dat, all 600 tested
+    ((300, 300), "valid", 100, 300),   # Dexter: 100 + 100 from train, the validation set
+])
+def test_balanced_draws_from_pools(sizes, test_subset, per_class, n_test):
+    ntr, nte = sizes
+    labels = np.concatenate([np.repeat([0, 1], ntr // 2), np.repeat([0, 1], nte // 2)])
+    subset = np.array(["train"] * ntr + [test_subset] * nte)
+    splits = make_splits({"type": "balanced", "train_per_class": per_class,
+                          "train_subset": "train", "test_subset": test_subset, "repeats": 2},
+                         indicator(labels, 2), subset, seed=1)
+    for s in splits:
+        assert np.bincount(labels[s.train]).tolist() == [per_class, per_class]
+        assert (subset[s.train] == "train").all()
+        assert np.array_equal(s.test, np.flatnonzero(subset == test_subset))
+        assert s.test.size == n_test
+
+
+def test_error_rate():
+    assert error_rate([0, 1, 1, 0], [0, 1, 0, 0]) == 0.25
+    assert error_rate(np.array(["a", "b"]), np.array(["a", "b"])) == 0.0
+
+
+@pytest.mark.parametrize("method", ["method1", "method2", "fisher", "mim", "cmim"])
+def test_rankings_are_nested_prefixes(method):
+    X, y = _data()
+    order = F.rank_features(method, X, y, 10)
+    cls = {"method1": L0Unsupervised, "method2": L0Supervised, "fisher": FisherRatio,
+           "cmim": CMIM}.get(method)
+    if cls is not None:
+        for m in (1, 4, 7):
+            sel = cls(m=m).fit(X, y) if method != "method1" else cls(m=m).fit(X)
+            assert np.array_equal(np.sort(order[:m]), np.flatnonzero(sel.get_support()))
+
+
+def test_selection_uses_training_rows_only():
+    X, y = _data(n=200)
+    rng = np.random.default_rng(3)
+    train = np.sort(np.concatenate([rng.choice(100, 40, replace=False),
+                                    100 + rng.choice(100, 40, replace=False)]))
+    test = np.setdiff1d(np.arange(200), train)
+    frame, ranks = F.run_replication(X, y, train, test, DCFG, CFG, seed=11)
+    # scramble every test row's features and labels: rankings must not change
+    X2 = X.tolil(copy=True)
+    X2[test] = sp.random(test.size, X.shape[1], density=0.9, random_state=1).toarray()
+    y2 = y.copy()
+    y2[test] = 1 - y2[test]
+    _, ranks2 = F.run_replication(X2.tocsr(), y2, train, test, DCFG, CFG, seed=11)
+    assert ranks.keys() == ranks2.keys() and len(ranks) == 7
+    for k in ranks:
+        assert np.array_equal(ranks[k], ranks2[k]), k
+        assert np.array_equal(ranks[k], F.rank_features(k.split("_", 1)[1],
+                                                        (X if k.startswith("td_") else
+                                                         F.presence(X))[train], y[train], 5))
+    # the grid: 2 baselines + (9 methods x 2 m) per classifier, minus Modest for rp_achlioptas
+    assert len(frame) == 2 * (2 + 9 * 2) - 2
+    assert frame["error"].between(0, 1).all()
+    assert set(frame.loc[frame["method"] == "rp_achlioptas", "classifier"]) == {"svm"}
+    base = frame[frame["method"] == "all"]
+    assert (base["m"] == X.shape[1]).all() and len(base) == 4
+    # informative features exist: the SVM on all features beats chance clearly
+    assert base.loc[base["classifier"] == "svm", "error"].max() < 0.35
+
+
+def test_summary_and_best():
+    frame = pd.DataFrame({
+        "dataset": "d", "classifier": "svm", "representation": "td", "method": "method1",
+        "m": [5, 5, 10, 10], "n_features": [5, 5, 10, 10], "error": [0.2, 0.4, 0.1, 0.1],
+        "replication": ["r0", "r1", "r0", "r1"]})
+    s = R.summarise(frame)
+    assert s["mean"].round(6).tolist() == [0.3, 0.1]
+    assert s["se"].round(6).tolist() == [0.1, 0.0]
+    best = R.best_per_method(s)
+    assert best["m"].tolist() == [10]
+
+
+def test_characteristics_and_macro_names():
+    X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 1], [3, 1, 0], [0, 0, 5]], float))
+    y = np.array([0, 0, 1, 1])
+    (row,) = F.characteristics(X, y, np.array(["all"] * 4))
+    assert row["patterns"] == 4 and row["pos"] == 2 and row["p"] == 3
+    assert row["l0"] == pytest.approx(6 / 3)
+    assert row["l0_neg"] == pytest.approx(3 / 3) and row["l0_pos"] == pytest.approx(3 / 3)
+    name = R._macro("svmlight_example1", "svm", "td", "method2", "Err")
+    assert name.isalpha() and name == "FerreiraSvmlightExampleOneSvmTdMethodTwoErr"
+
+
+@pytest.mark.slow
+def test_ferreira_target_end_to_end(tmp_path, mirror):
+    from workflow_utils import make_project, run
+
+    params = {
+        "mirror": str(mirror), "seed": 3,
+        "experiments": {"slice": {"dataset": "bbc", "protocol": {"type": "fixed"},
+                                  "encodings": ["binary"], "learner": {"name": "linearsvc"}}},
+        "ferreira": {"svm_C": 1.0, "modest_rounds": 15, "datasets": {"spambase": {
+            "n_features": 54,
+            "protocol": {"type": "balanced", "train_per_class": 500, "test_per_class": 500,
+                         "repeats": 2},
+            "m": [10, 30], "classifiers": ["svm", "modest"],
+            "td_methods": ["method1", "method2", "fisher", "rp_paper"],
+            "tdi_methods": ["mim", "cmim"]}}},
+    }
+    root = make_project(tmp_path / "proj", params)
+    run(["snakemake", "--cores", "2", "ferreira"], root, timeout=600)
+    metrics = json.loads((root / "reports/metrics/ferreira.json").read_text())
+    svm = metrics["datasets"]["spambase"]["svm"]
+    assert set(svm) == {"td_all", "tdi_all", "td_method1", "td_method2", "td_fisher",
+                        "td_rp_paper", "tdi_mim", "tdi_cmim"}
+    assert 0.03 < svm["td_all"]["best_error"] < 0.2  # linear SVM on Spam's 54 word features
+    assert svm["td_method2"]["replications"] == 2 and svm["td_method2"]["m"] in (10, 30)
+    published = json.loads(F.PUBLISHED.read_text())["headline"]
+    ours = metrics["headline"]
+    assert set(ours) <= set(published)
+    assert ours["Table 1 Spam all mean l0"] == pytest.approx(841.2593, abs=1e-3)  # paper 841.2
+    errors = pd.read_csv(root / "data/ferreira/all_errors.csv")
+    assert len(errors) == 2 * 2 * (2 + 6 * 2)  # replications x classifiers x (base + grid)
+    for ext in ("pdf", "png"):
+        assert (root / f"reports/figures/ferreira_spambase.{ext}").stat().st_size > 1000
+    best = (root / "reports/tables/ferreira_best.tex").read_text()
+    assert r"\toprule" in best and "Method 2 (TD)" in best
+    table1 = (root / "reports/tables/ferreira_datasets.tex").read_text()
+    assert "4601 / 4601" in table1 and "841.3 / 841.2" in table1
+    macros = (root / "reports/macros/ferreira.tex").read_text()
+    assert r"\newcommand{\FerreiraSpambaseSvmTdMethodTwoErr}" in macros
+    index = json.loads((root / "data/ferreira/splits/spambase/index.json").read_text())
+    assert index["sizes"] == {"r0": [1000, 1000], "r1": [1000, 1000]}
+    assert "Nothing to be done" in run(["snakemake", "-n", "--cores", "1", "ferreira"],
+                                       root).stdout

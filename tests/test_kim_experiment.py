@@ -1,0 +1,204 @@
+"""Kim (2016) experiment protocol (termweight.experiments.kim) and one real Snakemake run.
+
+The learners themselves (MixCH, MiniMax) are tested in tests/test_kim.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from workflow_utils import make_project, run
+
+from termweight import scoring
+from termweight.evaluation import averages
+from termweight.experiments import kim as K
+from termweight.statistics import term_stats
+
+
+def _corpus(n=160, d=60, k=3, seed=0):
+    rng = np.random.default_rng(seed)
+    labels = np.arange(n) % k
+    rng.shuffle(labels)
+    X = sp.random(n, d, density=0.12, random_state=seed, format="lil",
+                  data_rvs=lambda m: rng.integers(1, 4, m).astype(float))
+    for c in range(k):  # a few class-indicative terms
+        rows = np.flatnonzero(labels == c)
+        X[rows, 3 * c] = 2.0
+        X[rows[::2], 3 * c + 1] = 1.0
+    Y = sp.csr_matrix((np.ones(n), (np.arange(n), labels)), shape=(n, k))
+    return sp.csr_matrix(X), Y, labels
+
+
+def _perturb_rows(X, Y, rows, seed=1):
+    """Replace the documents AND labels of ``rows`` by random ones."""
+    rng = np.random.default_rng(seed)
+    X2, Y2 = X.tolil(copy=True), Y.tolil(copy=True)
+    for r in rows:
+        X2[r, :] = 0
+        X2[r, rng.choice(X.shape[1], 5, replace=False)] = rng.integers(1, 9, 5)
+        Y2[r, :] = 0
+        Y2[r, rng.integers(Y.shape[1])] = 1
+    return sp.csr_matrix(X2), sp.csr_matrix(Y2)
+
+
+def _halves(n, seed=0):
+    perm = np.random.default_rng(seed).permutation(n)
+    return np.sort(perm[: n // 2]), np.sort(perm[n // 2:])
+
+
+def test_bases_are_kims_weights_from_training_rows():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    d = K.task_data(X, Y, train, test, scale="none")
+    st = term_stats(X[train][:, d.columns], Y[train])
+    for j, metric in enumerate(scoring.KIM_BASES):
+        np.testing.assert_allclose(d.bases[:, j, :],
+                                   scoring.as_scaling_weights(scoring.score(metric, st)))
+    # only the terms present in the training rows are kept
+    assert np.all(np.asarray((X[train][:, d.columns] > 0).sum(axis=0)).ravel() > 0)
+
+
+def test_bases_ignore_test_rows_but_not_training_rows():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    ref = K.task_data(X, Y, train, test)
+    X2, Y2 = _perturb_rows(X, Y, test)
+    other = K.task_data(X2, Y2, train, test)
+    np.testing.assert_array_equal(ref.columns, other.columns)
+    np.testing.assert_array_equal(ref.bases, other.bases)
+    np.testing.assert_array_equal(ref.X_train.toarray(), other.X_train.toarray())
+    X3, Y3 = _perturb_rows(X, Y, train[:10])
+    changed = K.task_data(X3, Y3, train, test).bases
+    assert changed.shape != ref.bases.shape or not np.allclose(changed, ref.bases)
+
+
+def test_rms_scaling_gives_unit_rms_norm_and_unit_rows():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    d = K.task_data(X, Y, train, test)
+    norms = np.sqrt(np.asarray(d.X_train.multiply(d.X_train).sum(axis=1)).ravel())
+    np.testing.assert_allclose(norms[norms > 0], 1.0)
+    for k in range(d.bases.shape[0]):
+        for j in range(d.bases.shape[1]):
+            Z = d.X_train @ sp.diags_array(d.bases[k, j])
+            ms = np.asarray(Z.multiply(Z).sum(axis=1)).mean()
+            np.testing.assert_allclose(ms, 1.0, rtol=1e-10)
+    # a rescaled base is the same base up to a constant
+    raw = K.task_data(X, Y, train, test, scale="none").bases
+    ratio = d.bases[raw > 0] / raw[raw > 0]
+    assert ratio.size and np.all(ratio > 0)
+
+
+def test_validation_rows_split_the_training_half_stratified():
+    X, Y, labels = _corpus(n=300)
+    train, _ = _halves(X.shape[0])
+    inner, val = K.validation_rows(train, labels, 0.3, seed=5)
+    assert np.intersect1d(inner, val).size == 0
+    np.testing.assert_array_equal(np.sort(np.concatenate([inner, val])), train)
+    fr = np.bincount(labels[val], minlength=3) / np.bincount(labels[train], minlength=3)
+    np.testing.assert_allclose(fr, 0.3, atol=0.03)
+
+
+def test_C_selection_uses_only_the_training_half():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    cfg = {"validation": {"fraction": 0.3, "C_grid": [0.1, 1.0, 10.0]},
+           "minimax": {"tol": 1e-3, "max_iter": 200}}
+    methods = ["idf", "rf", "mix-ch", "mini-max"]
+    ref = K.select_C(X, Y, train, methods, cfg, seed=3, classes=["a", "b", "c"])
+    X2, Y2 = _perturb_rows(X, Y, test)
+    other = K.select_C(X2, Y2, train, methods, cfg, seed=3, classes=["a", "b", "c"])
+    cols = ["method", "task", "C", "val_f1", "chosen"]
+    pd.testing.assert_frame_equal(ref[cols], other[cols])
+    chosen = ref[ref["chosen"]]
+    assert len(chosen) == len(methods) * 3  # exactly one C per (method, task)
+    # the chosen C has the best validation F1, the smaller C on ties
+    for (_, _), grp in ref.groupby(["method", "task"]):
+        best = grp["val_f1"].max()
+        assert grp[grp["chosen"]]["C"].item() == grp[grp["val_f1"] == best]["C"].min()
+
+
+def test_fit_split_counts_and_base_method_is_linearsvc():
+    from sklearn.svm import LinearSVC
+
+    from termweight.splits import Split
+
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    methods = ["idf", "chi2", "mix-ch", "mini-max"]
+    chosen = {(m, c): 1.0 for m in methods for c in "abc"}
+    frame = K.fit_split(X, Y, Split("r0", train, test), methods, chosen, {}, ["a", "b", "c"])
+    assert (frame[["tp", "fp", "fn", "tn"]].sum(axis=1) == test.size).all()
+    d = K.task_data(X, Y, train, test)
+    svm = LinearSVC(C=1.0, loss="hinge", fit_intercept=False, tol=1e-4, max_iter=10000,
+                    random_state=0).fit(d.X_train @ sp.diags_array(d.bases[0, 0]), d.Y_train[:, 0])
+    pred = svm.predict(d.X_eval @ sp.diags_array(d.bases[0, 0]))
+    row = frame[(frame["method"] == "idf") & (frame["task"] == "a")].iloc[0]
+    assert row["tp"] == int(((pred == 1) & (d.Y_eval[:, 0] == 1)).sum())
+    assert row["fp"] == int(((pred == 1) & (d.Y_eval[:, 0] == 0)).sum())
+
+
+def test_run_summary_names_both_macro_averages():
+    fits = pd.DataFrame({"dataset": "x", "split": "r0", "method": "idf", "task": ["a", "b"],
+                         "tp": [9, 1], "fp": [1, 0], "fn": [0, 9], "tn": [90, 90]})
+    s = K.run_summary(fits).iloc[0]
+    p, r = (0.9 + 1.0) / 2, (1.0 + 0.1) / 2
+    assert s["kim_macro_f"] == pytest.approx(2 * p * r / (p + r))
+    f1 = [18 / 19, 2 / 11]
+    assert s["macro_f1"] == pytest.approx(np.mean(f1))
+    assert s["micro_f"] == pytest.approx(averages(fits[["tp", "fp", "fn", "tn"]])["micro_f1"])
+
+
+def test_published_numbers_file():
+    pub = json.loads((K.Path(K.__file__).parent / "published" / "kim.json").read_text())
+    for key in ("r8", "webkb", "news20"):
+        methods = pub["tables"][key]["methods"]
+        assert list(methods) == ["idf", "chi2", "or", "ig", "rf", "mix-ch", "mini-max"]
+        for v in methods.values():
+            assert 0 < v["micro_f"][0] < 1 and 0 < v["macro_f"][0] < 1
+    assert pub["tables"]["r8"]["methods"]["mix-ch"]["micro_f"] == [0.9132, 0.0050]
+
+
+TINY = {
+    "seed": 11,
+    "experiments": {"slice": {"dataset": "bbc", "protocol": {"type": "kfold", "folds": 2},
+                              "scores": ["idf"], "encodings": ["tf"],
+                              "learner": {"name": "linearsvc"}}},
+    "kim": {
+        "datasets": {"webkb": {"dataset": "cachopo_webkb", "repeats": 1}},
+        "methods": ["idf", "rf", "or", "mix-ch", "mini-max"],
+        "validation": {"fraction": 0.3, "C_grid": [1.0]},
+        "minimax": {"tol": 0.01, "max_iter": 100, "subgradient_iter": 30},
+        "convergence": {"dataset": "webkb", "split": "r0", "task": "course", "C": [1.0],
+                        "subgradient_iter": 30, "exact_iter": 30, "exact_tol": 0.001},
+    },
+}
+
+
+@pytest.mark.slow
+@pytest.mark.realdata
+def test_snakemake_kim_target_end_to_end(tmp_path, mirror):
+    root = make_project(tmp_path / "kim", {"mirror": str(mirror), **TINY})
+    run(["snakemake", "--cores", "2", "kim"], root)
+    metrics = json.loads((root / "reports/metrics/kim.json").read_text())
+    rows = metrics["datasets"]["webkb"]["methods"]
+    assert set(rows) == {"idf", "rf", "or", "mix-ch", "mini-max"}
+    for r in rows.values():
+        assert 0.5 < r["micro_f"] <= 1.0 and 0.4 < r["kim_macro_f"] <= 1.0
+        assert r["runs"] == 1 and "published_micro_f" in r
+    tex = (root / "reports/tables/kim_webkb.tex").read_text()
+    assert r"\toprule" in tex and "published" in tex and "0.9190" in tex  # paper's mini-max
+    for name in ("per_problem", "convergence"):
+        for ext in ("pdf", "png"):
+            assert (root / f"reports/figures/kim_{name}.{ext}").stat().st_size > 1000
+    macros = (root / "reports/macros/kim.tex").read_text()
+    assert r"\newcommand{\KimWebkbMiniMaxMicroF}" in macros
+    select = pd.read_csv(root / "data/kim/webkb/select/r0.csv")
+    split = np.load(root / "data/kim/webkb/splits/r0.npz")
+    assert select["n_inner"].iloc[0] + select["n_val"].iloc[0] == split["train"].size
+    assert metrics["headline"]["webkb/mini-max/micro_f"] == rows["mini-max"]["micro_f"]
+    assert "Nothing to be done" in run(["snakemake", "-n", "kim"], root).stdout

@@ -1,0 +1,156 @@
+"""The LaTeX report: summary/section/provenance generation, and a real build of reports/paper.pdf.
+
+The end-to-end test runs `snakemake --cores 2 report` on a small offline configuration (BBC News,
+2 folds x 1 repeat, two encodings) in a temporary project, then reads the PDF back with
+`pdftotext`. It needs latexmk, pdflatex and pdftotext: without them it is skipped, except in CI
+(CI=true), where .ci/run installs them and their absence is a failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+from workflow_utils import make_project, nothing_to_do, run
+
+from termweight.cli import main
+from termweight.experiments import report
+
+TOOLS = ("latexmk", "pdflatex", "pdftotext")
+
+SMALL = {
+    "mirror": None,
+    "seed": 7,
+    "experiments": {
+        "slice": {
+            "dataset": "bbc",
+            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
+            "scores": ["idf", "bns"],
+            "encodings": ["binary", "binary-bns"],
+            "learner": {"name": "linearsvc", "C": 1.0},
+        }
+    },
+}
+
+
+def require_tex():
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if not missing:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI must have {', '.join(missing)} (.ci/run installs them with apt-get)")
+    pytest.skip(f"{', '.join(missing)} not installed ({report.TEX_INSTALL_HINT})")
+
+
+# --- unit tests: no TeX needed ------------------------------------------------------------------
+
+def test_macro_names_are_letters_only():
+    assert report.macro_name("slice", "binary-bns", "micro_f1") == "SliceBinaryBnsMicroF1".replace("1", "One")
+    assert report.macro_name("20news") == "TwoZeronews"
+
+
+def test_experiment_macros_quote_the_metrics_file():
+    metrics = {"dataset": "bbc", "splits": 2, "skipped_tasks": 0, "encodings": {
+        enc: {**{k: v for k in report.METRIC_MACROS}, **{f"{k}_se": 0.001 for k in report.METRIC_MACROS}}
+        for enc, v in (("binary", 0.9612344), ("binary-bns", 0.97))}}
+    m = report.experiment_macros("slice", metrics)
+    assert m["SliceBinaryMicroF"] == "0.9612"
+    assert m["SliceBestEncoding"] == r"\texttt{binary-bns}"
+    assert m["SliceBestMicroF"] == "0.9700" and m["SliceGapMicroF"] == "0.0088"
+    assert m["SliceBnsGainMicroF"] == "0.0088"
+
+
+def _reports(tmp_path, metrics: dict[str, dict]):
+    reports = tmp_path / "reports"
+    for sub in ("metrics", "tables", "figures", "macros", "sections"):
+        (reports / sub).mkdir(parents=True, exist_ok=True)
+    for name, obj in metrics.items():
+        (reports / "metrics" / f"{name}.json").write_text(json.dumps(obj))
+    return reports
+
+
+def test_summary_lists_papers_not_run_and_differences(tmp_path, repo):
+    pub = tmp_path / "published"
+    pub.mkdir()
+    shutil.copy2(repo / "src/termweight/experiments/published/kim.json", pub / "kim.json")
+    reports = _reports(tmp_path, {"kim": {"headline": {"r8/mix-ch/micro_f": 0.9}}})
+    tex, ran = report.summary_table(reports, pub)
+    assert ran == ["kim"]
+    assert "not run" in tex  # esuli, mukras, forman, ferreira
+    assert "0.9132" in tex and "0.9000" in tex and "-0.0132" in tex  # R8 mix-ch: published, ours
+    assert "n/a" in tex  # kim ran but reported no other headline number
+    assert tex.count(r"\toprule") == 1 and r"\bottomrule" in tex
+
+
+def test_sections_included_only_when_outputs_exist_and_unplaced_floats_are_listed(tmp_path):
+    reports = _reports(tmp_path, {"slice": {}})
+    (reports / "sections" / "slice.tex").write_text("")
+    (reports / "sections" / "esuli.tex").write_text(r"\twtable{esuli_table1}")
+    for name in ("esuli_table1", "esuli_features"):
+        (reports / "tables" / f"{name}.tex").write_text("")
+    (reports / "figures" / "esuli_rounds.pdf").write_bytes(b"%PDF")
+    tex, missing = report.included_sections(reports, ["slice"])
+    assert r"\input{sections/slice}" in tex and r"\input{sections/esuli}" in tex
+    assert r"\input{sections/kim}" not in tex and "kim" in missing and "esuli" not in missing
+    more = report.remaining_floats(reports, "esuli")
+    assert r"\twtable{esuli_features}" in more and r"\twfigure{esuli_rounds}" in more
+    assert "esuli_table1" not in more  # placed by the section itself
+
+
+def test_without_tex_the_sources_are_written_and_the_message_is_clear(tmp_path, repo, monkeypatch,
+                                                                      capsys):
+    reports = _reports(tmp_path, {})
+    shutil.copy2(repo / "params.yaml", tmp_path / "params.yaml")
+    shutil.copytree(repo / "workflow/schemas", tmp_path / "workflow/schemas")
+    monkeypatch.setattr(report, "tex_available", lambda: (False, "latexmk, pdflatex"))
+    pdf = reports / "paper.pdf"
+    rc = main(["report", "--params", str(tmp_path / "params.yaml"), "--reports", str(reports),
+               "--root", str(tmp_path), "--pdf", str(pdf),
+               "--published", str(repo / "src/termweight/experiments/published")])
+    assert rc == 0 and not pdf.exists()
+    assert "latexmk, pdflatex not found" in capsys.readouterr().err
+    assert (reports / "generated/summary.tex").exists()
+    prov = (reports / "macros/provenance.tex").read_text()
+    assert r"\newcommand{\ProvParamsHash}" in prov and "not a git checkout" in prov
+
+
+# --- the real build ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    require_tex()
+    root = make_project(tmp_path_factory.mktemp("report"), SMALL)
+    run(["snakemake", "report", "--cores", "2", "--quiet"], root)
+    return root
+
+
+@pytest.mark.slow
+def test_report_pdf_shows_sections_and_numbers_of_the_metrics_file(built):
+    pdf = built / "reports/paper.pdf"
+    assert pdf.stat().st_size > 10_000
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    text = " ".join(text.split())  # lines break anywhere
+    for title in ("Summary: published against reproduced", "Offline default: BBC News slice",
+                  "Not run yet"):
+        assert title in text, title
+    metrics = json.loads((built / "reports/metrics/slice.json").read_text())
+    encs = metrics["encodings"]
+    best = max(encs, key=lambda e: encs[e]["micro_f1"])
+    assert f"{encs[best]['micro_f1']:.4f}" in text  # quoted through \SliceBestMicroF
+    assert f"{encs['binary']['macro_f1']:.4f}" in text  # in the generated table
+    assert "not run" in text and "[?" not in text  # no undefined macro quoted
+    assert "params.yaml hash" in text
+
+
+@pytest.mark.slow
+def test_report_is_deterministic_and_up_to_date(built):
+    pdf = built / "reports/paper.pdf"
+    before = hashlib.sha256(pdf.read_bytes()).hexdigest()
+    run(["python", "-m", "termweight", "report", "--params", "params.yaml"], built)
+    assert hashlib.sha256(pdf.read_bytes()).hexdigest() == before
+    assert nothing_to_do(built)

@@ -1,0 +1,176 @@
+# Esuli & Sebastiani (ECIR 2009): ordinal-to-binary encoding for AdaBoost.MH and MP-Boost vs an
+# SVM on tf-idf, Reuters-21578 ModApte. corpus -> features -> boosters -> per-round and
+# per-category results (+ LinearSVC) -> Table 1, feature counts, notes, macros, metrics, figure.
+import os
+
+if "esuli" in config:
+    ESULI = config["esuli"]
+    ESULI_CORPUS = f"data/corpus/{ESULI['dataset']}"
+    ESULI_LEARNERS = ESULI["learners"]
+    ESULI_REPS = ESULI["representations"]
+    ESULI_FEATURES = ESULI_REPS + [r for r in ["tfidf"] if r not in ESULI_REPS]
+    ESULI_CODE = "src/termweight/experiments/esuli.py"
+    ESULI_REPORTS = [
+        "reports/tables/esuli_table1.tex",
+        "reports/tables/esuli_features.tex",
+        "reports/tables/esuli_notes.tex",
+        "reports/macros/esuli.tex",
+        "reports/metrics/esuli.json",
+    ]
+    ESULI_FIGURE = ["reports/figures/esuli_f1_rounds.pdf", "reports/figures/esuli_f1_rounds.png"]
+    PAPER_TARGETS.extend(ESULI_REPORTS + ESULI_FIGURE)
+
+    rule esuli_features:
+        input:
+            code=["src/termweight/encoding.py", "src/termweight/statistics.py", ESULI_CODE],
+            corpus=expand(
+                "{base}/{file}",
+                base=ESULI_CORPUS,
+                file=["counts.npz", "meta.json", "terms.txt"],
+            ),
+        output:
+            features=expand("data/esuli/features/{rep}.npz", rep=ESULI_FEATURES),
+            summary="data/esuli/features/summary.json",
+        params:
+            corpus=lambda w, input: os.path.dirname(input.corpus[0]),
+            reps=" ".join(ESULI_REPS),
+        log:
+            "logs/esuli/features.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-features --corpus {params.corpus}"
+            " --out 'data/esuli/features/{{rep}}.npz' --summary {output.summary} --reps {params.reps}"
+
+    rule esuli_boost:
+        wildcard_constraints:
+            learner="|".join(ESULI_LEARNERS),
+            rep="|".join(ESULI_REPS),
+        input:
+            code=["src/termweight/learners/boosting.py", ESULI_CODE],
+            features="data/esuli/features/{rep}.npz",
+        output:
+            "data/esuli/models/{learner}_{rep}.npz",
+        params:
+            rounds=ESULI["rounds"],
+        log:
+            "logs/esuli/boost/{learner}_{rep}.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-boost --features {input.features}"
+            " --rounds {params.rounds} --learners {wildcards.learner} --reps {wildcards.rep}"
+            " --out {output}"
+
+    rule esuli_evaluate:
+        wildcard_constraints:
+            learner="|".join(ESULI_LEARNERS),
+            rep="|".join(ESULI_REPS),
+        input:
+            code=["src/termweight/learners/boosting.py", "src/termweight/evaluation.py", ESULI_CODE],
+            meta=f"{ESULI_CORPUS}/meta.json",
+            features="data/esuli/features/{rep}.npz",
+            model="data/esuli/models/{learner}_{rep}.npz",
+        output:
+            curve="data/esuli/curves/{learner}_{rep}.csv",
+            categories="data/esuli/categories/{learner}_{rep}.csv",
+        params:
+            corpus=lambda w, input: os.path.dirname(input.meta),
+        log:
+            "logs/esuli/evaluate/{learner}_{rep}.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-evaluate --corpus {params.corpus}"
+            " --features {input.features} --model {input.model} --learners {wildcards.learner}"
+            " --reps {wildcards.rep} --out-curve {output.curve} --out-categories {output.categories}"
+
+    rule esuli_svm:
+        input:
+            code=[
+                "src/termweight/learners/linear.py",
+                "src/termweight/evaluation.py",
+                ESULI_CODE,
+            ],
+            meta=f"{ESULI_CORPUS}/meta.json",
+            features="data/esuli/features/tfidf.npz",
+        output:
+            "data/esuli/svm/svm_tfidf.csv",
+        params:
+            corpus=lambda w, input: os.path.dirname(input.meta),
+            C=ESULI["svm_C"],
+        log:
+            "logs/esuli/svm.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-svm --corpus {params.corpus}"
+            " --features {input.features} --C {params.C} --out {output}"
+
+    rule esuli_report:
+        input:
+            code=[
+                ESULI_CODE,
+                "src/termweight/experiments/esuli_report.py",
+                "src/termweight/experiments/published/esuli.json",
+                "src/termweight/reporting.py",
+            ],
+            summary="data/esuli/features/summary.json",
+            categories=expand(
+                "data/esuli/categories/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
+            ),
+            svm="data/esuli/svm/svm_tfidf.csv",
+            curves=expand(
+                "data/esuli/curves/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
+            ),
+        output:
+            table="reports/tables/esuli_table1.tex",
+            features="reports/tables/esuli_features.tex",
+            notes="reports/tables/esuli_notes.tex",
+            macros="reports/macros/esuli.tex",
+            metrics="reports/metrics/esuli.json",
+        params:
+            learners=" ".join(ESULI_LEARNERS),
+            reps=" ".join(ESULI_REPS),
+        log:
+            "logs/esuli/report.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-report --summary {input.summary}"
+            " --categories 'data/esuli/categories/{{run}}.csv' --svm {input.svm}"
+            " --curves 'data/esuli/curves/{{run}}.csv'"
+            " --learners {params.learners} --reps {params.reps} --out-table {output.table} --out-features {output.features}"
+            " --out-notes {output.notes} --out-macros {output.macros} --out-metrics {output.metrics}"
+
+    rule esuli_figure:
+        input:
+            code=[
+                ESULI_CODE,
+                "src/termweight/experiments/esuli_report.py",
+                "src/termweight/experiments/published/esuli.json",
+                "src/termweight/reporting.py",
+            ],
+            curves=expand(
+                "data/esuli/curves/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
+            ),
+            svm="data/esuli/svm/svm_tfidf.csv",
+        output:
+            pdf=ESULI_FIGURE[0],
+            png=ESULI_FIGURE[1],
+        params:
+            learners=" ".join(ESULI_LEARNERS),
+            reps=" ".join(ESULI_REPS),
+        log:
+            "logs/esuli/figure.log",
+        conda:
+            ENV
+        shell:
+            "python -m termweight --log {log} esuli-figure"
+            " --curves 'data/esuli/curves/{{learner}}_{{rep}}.csv'"
+            " --svm {input.svm} --learners {params.learners} --reps {params.reps}"
+            " --out {output.pdf}"
+
+    rule esuli:
+        input:
+            ESULI_REPORTS + ESULI_FIGURE,

@@ -313,7 +313,8 @@ def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
     rows = []
     for clf in clfs:
         for sel, label in pairs:
-            row = {"Classifier": CLASSIFIER_LABELS[clf] if sel == "ig" else "", "Selection": label}
+            name = latex_escape(CLASSIFIER_LABELS[clf]) if sel == "ig" else ""
+            row = {"Classifier": name, "Selection": label}
             for r, u in cols:
                 cell = sig[(sig.unit == u) & (sig.classifier == clf) & (sig.range == r)]
                 mine = cell[cell.selector == sel]
@@ -348,7 +349,8 @@ def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
     prow = []
     for clf in ("nb", "svm"):
         for key, label in (("ig", "IG"), ("ig_prp", "IG+PRP")):
-            row = {"Classifier": CLASSIFIER_LABELS[clf] if key == "ig" else "", "Selection": label}
+            name = latex_escape(CLASSIFIER_LABELS[clf]) if key == "ig" else ""
+            row = {"Classifier": name, "Selection": label}
             for r in pranges:
                 for d in pdata:
                     v = pub[clf][key][r][d]
@@ -374,7 +376,7 @@ def grid_latex(sig: pd.DataFrame, cfg: dict) -> str:
                 cell = sig[(sig.unit == u) & (sig.classifier == clf) & (sig.selector == sel)]
                 if cell.empty:
                     continue
-                row = {"Dataset": latex_escape(u), "Classifier": CLASSIFIER_LABELS[clf],
+                row = {"Dataset": latex_escape(u), "Classifier": latex_escape(CLASSIFIER_LABELS[clf]),
                        "Selection": latex_escape(selector_label(sel))}
                 for r in ranges:
                     c = cell[cell.range == r].iloc[0]

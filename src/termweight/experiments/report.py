@@ -213,7 +213,8 @@ def reproduced_value(h: Headline, metrics: dict | None):
     if v is None:
         v = _get(metrics, *h.key.split("/"))
     if v is None and h.paper == "esuli":
-        v = _get(metrics, "table1", "rows", *h.key.split("/", 2)[:2], h.key.rsplit("/", 1)[1])
+        learner, enc, m = h.key.split("/")
+        v = _get(metrics, "runs", f"{learner}_{enc}", m)
     if v is None and h.paper == "kim":
         ds, method, m = h.key.split("/")
         v = _get(metrics, "tables", ds, "methods", method, m) or _get(metrics, ds, method, m)

@@ -15,26 +15,12 @@ import shutil
 import subprocess
 
 import pytest
-from workflow_utils import make_project, nothing_to_do, run
+from workflow_utils import SMALL, make_project, nothing_to_do, run
 
 from termweight.cli import main
 from termweight.experiments import report
 
 TOOLS = ("latexmk", "pdflatex", "pdftotext")
-
-SMALL = {
-    "mirror": None,
-    "seed": 7,
-    "experiments": {
-        "slice": {
-            "dataset": "bbc",
-            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
-            "scores": ["idf", "bns"],
-            "encodings": ["binary", "binary-bns"],
-            "learner": {"name": "linearsvc", "C": 1.0},
-        }
-    },
-}
 
 
 def require_tex():

@@ -28,23 +28,10 @@ import time
 from pathlib import Path
 
 import pytest
-from workflow_utils import digests, make_project, run
+from workflow_utils import SMALL, digests, make_project, run
 
 pytestmark = pytest.mark.slow
 
-SMALL = {
-    "mirror": None,
-    "seed": 7,
-    "experiments": {
-        "slice": {
-            "dataset": "bbc",
-            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
-            "scores": ["idf", "bns"],
-            "encodings": ["binary", "binary-bns"],
-            "learner": {"name": "linearsvc", "C": 1.0},
-        }
-    },
-}
 PROGRAMS = {"munged": "munge", "mungekey": "munge", "slurmctld": "slurmctld", "slurmd": "slurmd",
             "sbatch": "slurm-client", "squeue": "slurm-client", "srun": "slurm-client",
             "sinfo": "slurm-client", "scontrol": "slurm-client"}

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 import yaml
-from workflow_utils import digests, make_project, mtimes, nothing_to_do, run
+from workflow_utils import SMALL, digests, make_project, mtimes, nothing_to_do, run
 
 pytestmark = pytest.mark.slow
 
@@ -22,20 +22,6 @@ pytestmark = pytest.mark.slow
 # stages and rules are in the project too but not run here.
 DVC_SLICE = ["table@slice", "figure@slice"]
 SMK_SLICE = ["experiments"]
-
-SMALL = {
-    "mirror": None,
-    "seed": 7,
-    "experiments": {
-        "slice": {
-            "dataset": "bbc",
-            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
-            "scores": ["idf", "bns"],
-            "encodings": ["binary", "binary-bns"],
-            "learner": {"name": "linearsvc", "C": 1.0},
-        }
-    },
-}
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,21 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 
+# The small offline configuration the workflow tests run: BBC, 2 folds x 1 repeat, 2 encodings.
+SMALL = {
+    "mirror": None,
+    "seed": 7,
+    "experiments": {
+        "slice": {
+            "dataset": "bbc",
+            "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
+            "scores": ["idf", "bns"],
+            "encodings": ["binary", "binary-bns"],
+            "learner": {"name": "linearsvc", "C": 1.0},
+        }
+    },
+}
+
 
 def env():
     e = dict(os.environ)

@@ -2,6 +2,7 @@
 # The report is built from the configured experiments (`experiments:`, e.g. the offline slice) and
 # from whatever paper results are on disk; it does NOT run the papers. Regenerate everything with
 # `snakemake --cores 2 papers && snakemake --cores 2` (the second call rebuilds the PDF).
+import os
 import shutil
 
 HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
@@ -47,11 +48,20 @@ rule report:
         code=REPORT_CODE,
         tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
-        # every configured experiment's outputs, plus paper results already on disk (so a paper
-        # run earlier, or restored with DVC, is rebuilt first if stale, and included)
+        # every configured experiment's outputs, plus the results of papers whose intermediates
+        # are in this workspace (run here, or restored with DVC: kept up to date first). Committed
+        # results of papers NOT run here (a fresh clone) are read as they are, never regenerated:
+        # the default target must not start the papers' hours of work.
         results=lambda w: sorted(
             set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
-            | {p for pat in REPORT_GLOBS for p in glob.glob(pat) if not p.endswith("provenance.tex")}
+            | {
+                p
+                for pat in REPORT_GLOBS
+                for p in glob.glob(pat)
+                if not p.endswith("provenance.tex")
+                and os.path.isdir(f"data/{os.path.basename(p).split('.')[0].split('_')[0]}")
+                and os.path.basename(p).split(".")[0].split("_")[0] not in EXPERIMENTS
+            }
         ),
     output:
         REPORT_OUTPUTS,

@@ -617,50 +617,48 @@ def _folds(args, cfg) -> list[str]:
     return folds
 
 
-def cmd_score(args) -> None:
+def _fold_jobs(args, cfg):
+    """Yield ``(unit, fold, fold data)`` for every selected unit and fold, loading each corpus once."""
     from termweight.corpus import Corpus
 
-    params, cfg = load_config(args.params)
     for unit in _units(args, cfg):
         corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
         splits = io.load_arrays(args.splits.format(unit=unit))
         for fold in _folds(args, cfg):
-            t0 = time.perf_counter()
-            columns, Xtr, ytr, _, _ = _fold_data(corpus, splits, fold)
-            arrays = {"columns": columns}
-            for sel in cfg["selectors"]:
-                scores, order = rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
-                                           cfg["prp_columns"])
-                arrays[f"scores_{sel}"], arrays[f"order_{sel}"] = scores, order
-            io.save_arrays(args.out.format(unit=unit, fold=fold), **arrays)
-            _log().info("%s %s: %d training docs, %d terms, %d selectors in %.2f s", unit, fold,
-                        Xtr.shape[0], columns.size, len(cfg["selectors"]),
-                        time.perf_counter() - t0)
+            yield unit, fold, corpus, _fold_data(corpus, splits, fold)
+
+
+def cmd_score(args) -> None:
+    params, cfg = load_config(args.params)
+    for unit, fold, corpus, (columns, Xtr, ytr, _, _) in _fold_jobs(args, cfg):
+        t0 = time.perf_counter()
+        arrays = {"columns": columns}
+        for sel in cfg["selectors"]:
+            scores, order = rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
+                                       cfg["prp_columns"])
+            arrays[f"scores_{sel}"], arrays[f"order_{sel}"] = scores, order
+        io.save_arrays(args.out.format(unit=unit, fold=fold), **arrays)
+        _log().info("%s %s: %d training docs, %d terms, %d selectors in %.2f s", unit, fold,
+                    Xtr.shape[0], columns.size, len(cfg["selectors"]), time.perf_counter() - t0)
 
 
 def cmd_evaluate(args) -> None:
-    from termweight.corpus import Corpus
-
     params, cfg = load_config(args.params)
-    for unit in _units(args, cfg):
-        corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
-        splits = io.load_arrays(args.splits.format(unit=unit))
-        for fold in _folds(args, cfg):
-            t0 = time.perf_counter()
-            columns, Xtr, ytr, Xte, yte = _fold_data(corpus, splits, fold)
-            scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
-            if not np.array_equal(scores["columns"], columns):
-                raise DataError(args.scores.format(unit=unit, fold=fold),
-                                "term columns differ from the fold's training terms")
-            orders = {s: scores[f"order_{s}"] for s in cfg["selectors"]}
-            frame = evaluate_fold(Xtr, ytr, Xte, yte, orders, cfg["features"],
-                                  cfg["classifiers"], cfg.get("fh_selectors"), cfg["svm_C"],
-                                  params["seed"])
-            frame.insert(0, "fold", fold)
-            frame.insert(0, "unit", unit)
-            io.write_table(args.out.format(unit=unit, fold=fold), frame)
-            _log().info("%s %s: %d fits in %.2f s", unit, fold, len(frame),
-                        time.perf_counter() - t0)
+    for unit, fold, _, (columns, Xtr, ytr, Xte, yte) in _fold_jobs(args, cfg):
+        t0 = time.perf_counter()
+        scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
+        if not np.array_equal(scores["columns"], columns):
+            raise DataError(args.scores.format(unit=unit, fold=fold),
+                            "term columns differ from the fold's training terms")
+        orders = {s: scores[f"order_{s}"] for s in cfg["selectors"]}
+        frame = evaluate_fold(Xtr, ytr, Xte, yte, orders, cfg["features"],
+                              cfg["classifiers"], cfg.get("fh_selectors"), cfg["svm_C"],
+                              params["seed"])
+        frame.insert(0, "fold", fold)
+        frame.insert(0, "unit", unit)
+        io.write_table(args.out.format(unit=unit, fold=fold), frame)
+        _log().info("%s %s: %d fits in %.2f s", unit, fold, len(frame),
+                    time.perf_counter() - t0)
 
 
 def cmd_aggregate(args) -> None:

@@ -205,3 +205,35 @@ def test_base_scores_sparse():
     X, _, B = _problem(n=10, d=8, J=2)
     w = np.arange(8.0)
     np.testing.assert_allclose(_base_scores(X, B, w), (X.toarray()[:, None, :] * B * w).sum(2))
+
+
+def test_minimax_l2_normalize_is_the_plain_problem_on_unit_weighted_documents():
+    # one base: z_i = b * x_i / ||b * x_i|| -> the paper's problem on the pre-normalised rows Z
+    X, y, B = _problem(n=120, d=30, J=1, seed=3, noise=0.15)
+    X = sp.vstack([X, sp.csr_matrix((1, X.shape[1]))]).tocsr()  # an empty document stays 0
+    y = np.append(y, 1)
+    Z = normalize(X @ sp.diags_array(B[0]))
+    C = 2.0
+    mm = MiniMax(B, C=C, solver="exact", tol=1e-8, max_iter=3000, normalize="l2").fit(X, y)
+    ref = MiniMax(None, C=C, solver="exact", tol=1e-8, max_iter=3000).fit(Z, y)
+    # the same w: w.(b * x) / ||b * x|| = w.z
+    np.testing.assert_allclose(mm.coef_, ref.coef_, atol=1e-3)
+    ypm = 2.0 * y - 1.0
+    f = minimax_objective(X, ypm, B, mm.coef_, C=C, normalize="l2")
+    assert abs(f - mm.history_["best_objective"][-1]) <= 1e-9 * f
+    np.testing.assert_allclose(mm.base_margins(X)[:, 0], Z @ mm.coef_, atol=1e-12)
+
+
+def test_minimax_l2_normalize_ignores_the_scale_of_each_base():
+    X, y, B = _problem(n=80, d=20, J=3, seed=5, noise=0.2)
+    B2 = B * np.array([[1e3], [1.0], [1e-2]])
+    a = MiniMax(B, C=1.0, solver="exact", tol=1e-8, max_iter=3000, normalize="l2").fit(X, y)
+    b = MiniMax(B2, C=1.0, solver="exact", tol=1e-8, max_iter=3000, normalize="l2").fit(X, y)
+    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-3)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    # without normalisation the scale matters (the reason for the option)
+    c = MiniMax(B2, C=1.0, solver="exact", tol=1e-8, max_iter=3000).fit(X, y)
+    assert np.max(np.abs(c.coef_ - MiniMax(B, C=1.0, solver="exact", tol=1e-8,
+                                          max_iter=3000).fit(X, y).coef_)) > 1e-2
+    with pytest.raises(ValueError, match="normalize"):
+        MiniMax(B, normalize="l1").fit(X, y)

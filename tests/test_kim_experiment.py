@@ -202,3 +202,12 @@ def test_snakemake_kim_target_end_to_end(tmp_path, mirror):
     assert select["n_inner"].iloc[0] + select["n_val"].iloc[0] == split["train"].size
     assert metrics["headline"]["webkb/mini-max/micro_f"] == rows["mini-max"]["micro_f"]
     assert "Nothing to be done" in run(["snakemake", "-n", "kim"], root).stdout
+
+
+def test_minimax_normalize_setting_reaches_the_estimator():
+    B = np.ones((2, 4))
+    assert K.make_estimator("mini-max", B, 1.0, {}).normalize is None
+    cfg = {"minimax": {"normalize": "l2"}}
+    assert K.make_estimator("mini-max", B, 1.0, cfg).normalize == "l2"
+    assert K.make_estimator("mini-max-sg", B, 1.0, cfg).normalize == "l2"
+    assert K.make_estimator("mini-max", B, 1.0, {"minimax": {"normalize": "none"}}).normalize is None

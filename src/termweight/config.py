@@ -57,14 +57,21 @@ def check_names(params: dict, source: str = "params.yaml") -> None:
 
 
 def load_params(path, schema_path=None) -> dict:
-    """Read and validate a params file; the schema defaults to the workflow's beside it."""
+    """Read and validate a params file against the workflow schema (beside it, else this checkout's)."""
     path = Path(path)
     try:
         params = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
-    schema_path = Path(schema_path or path.parent / "workflow" / "schemas" / "params.schema.yaml")
-    schema = yaml.safe_load(schema_path.read_text(encoding="utf-8"))
+    if schema_path is None:
+        # the workflow's schema beside the params file, else this checkout's
+        rel = Path("workflow") / "schemas" / "params.schema.yaml"
+        candidates = [path.parent / rel, Path(__file__).resolve().parents[2] / rel]
+        schema_path = next((c for c in candidates if c.is_file()), None)
+        if schema_path is None:
+            raise ConfigError(f"{path}: no params schema found (looked for "
+                              f"{' and '.join(map(str, candidates))}); pass one explicitly")
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
     return validate(params, schema, source=str(path))
 
 

@@ -32,7 +32,8 @@ ig 1e-2). Base-only methods are a linear SVM (hinge loss, no intercept: the pape
 :class:`~termweight.learners.kim.MiniMax` (``C`` on scikit-learn's scale, ``C_Kim = 1/(2C)``).
 The main mini-max results use the exact solver (certified relative duality gap ``minimax.tol``);
 the paper's subgradient method (step ``1/k``) is the method ``mini-max-sg`` where configured, and
-is compared with the exact one in ``kim-convergence``.
+is compared with the exact one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
+paper, default ``none``) puts every weighted document ``b_j * x_i`` on the unit sphere.
 
 Evaluation (section 4.2): micro-F from the pooled counts of the one-vs-others problems, Kim's
 macro-F ``2P'R'/(P'+R')`` (``P'``, ``R'`` mean per-problem precision and recall) and, for
@@ -132,6 +133,11 @@ def validation_rows(train, labels, fraction: float, seed: int) -> tuple[np.ndarr
     return np.sort(inner), np.sort(val)
 
 
+def minimax_normalize(mm: dict) -> str | None:
+    """``minimax.normalize`` as :class:`~termweight.learners.kim.MiniMax` takes it."""
+    return None if mm.get("normalize", "none") == "none" else mm["normalize"]
+
+
 def make_estimator(method: str, B: np.ndarray, C: float, cfg: dict):
     """The estimator of ``method`` for one task with bases ``B`` (J, V)."""
     from termweight.learners.kim import MiniMax, MixCH
@@ -145,12 +151,14 @@ def make_estimator(method: str, B: np.ndarray, C: float, cfg: dict):
         mc = cfg.get("mixch", {})
         return MixCH(B, C=C, max_iter=mc.get("max_iter", 20), tol=mc.get("tol", 1e-4), **svm_kw)
     mm = cfg.get("minimax", {})
+    norm = minimax_normalize(mm)
     if method == "mini-max":
         return MiniMax(B, C=C, solver="exact", tol=mm.get("tol", 1e-3),
-                       max_iter=mm.get("max_iter", 500), max_cuts=mm.get("max_cuts", 100))
+                       max_iter=mm.get("max_iter", 500), max_cuts=mm.get("max_cuts", 100),
+                       normalize=norm)
     if method == "mini-max-sg":
         return MiniMax(B, C=C, solver="subgradient", max_iter=mm.get("subgradient_iter", 300),
-                       eta0=mm.get("eta0", 1.0))
+                       eta0=mm.get("eta0", 1.0), normalize=norm)
     raise ConfigError(f"kim: unknown method {method!r}; known: {', '.join(ALL_METHODS)}")
 
 
@@ -425,12 +433,14 @@ def cmd_convergence(args) -> None:
             t_mx = time.perf_counter() - t0
             t0 = time.perf_counter()
             sg = MiniMax(B, C=C, solver="subgradient", max_iter=int(cv["subgradient_iter"]),
-                         eta0=mm.get("eta0", 1.0)).fit(d.X_train, y)
+                         eta0=mm.get("eta0", 1.0),
+                         normalize=minimax_normalize(mm)).fit(d.X_train, y)
             t_sg = time.perf_counter() - t0
             t0 = time.perf_counter()
             ex = MiniMax(B, C=C, solver="exact", tol=float(cv["exact_tol"]),
                          max_iter=int(cv["exact_iter"]),
-                         max_cuts=mm.get("max_cuts", 100)).fit(d.X_train, y)
+                         max_cuts=mm.get("max_cuts", 100),
+                         normalize=minimax_normalize(mm)).fit(d.X_train, y)
             t_ex = time.perf_counter() - t0
         yt = d.Y_eval[:, k]
         out["runs"].append({

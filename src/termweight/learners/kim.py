@@ -88,6 +88,20 @@ def _base_scores(X, B: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.asarray(X @ (B * w).T)
 
 
+def _base_row_scale(X, B: np.ndarray, normalize) -> np.ndarray | None:
+    """``R[i, j] = 1 / ||b_j * x_i||`` for ``normalize='l2'`` (0 where the norm is 0), else None.
+
+    ``||b_j * x_i||^2 = sum_t x_it^2 b_jt^2``: one sparse x dense product, (n, J).
+    """
+    if normalize is None:
+        return None
+    if normalize != "l2":
+        raise ValueError(f"normalize must be None or 'l2', got {normalize!r}")
+    X = sp.csr_matrix(X)
+    sq = np.asarray(X.multiply(X) @ (B * B).T)
+    return np.divide(1.0, np.sqrt(sq), out=np.zeros_like(sq), where=sq > 0)
+
+
 def alpha_step(S: np.ndarray, y: np.ndarray, intercept: float = 0.0) -> tuple[np.ndarray, float]:
     """Kim eq. (2) with ``w`` fixed: ``min_{alpha in simplex} sum_i (1 - y_i (alpha.s_i + w0))_+``.
 
@@ -209,15 +223,18 @@ class _MinimaxProblem:
     """Evaluates Kim eq. (3) on Kim's scale, ``F(v) = sum_i max_j (1 - m_ij)_+ + ||v||^2/(2C)``,
     ``m_ij = y_i (w.z_ij + s w0)``, ``v = (w, w0)`` (``w0`` only with an intercept, ``s`` =
     intercept_scaling), and one subgradient of the loss (eq. 4: ``-y_i z_{i j*(i)}`` on the
-    active set, ``j*(i) = argmin_j m_ij``, first index on ties)."""
+    active set, ``j*(i) = argmin_j m_ij``, first index on ties). With a row scale ``R`` (n, J),
+    ``z_ij = R_ij b_j * x_i``."""
 
-    def __init__(self, X, B, y, C, s):
-        self.X, self.B, self.y, self.C, self.s = X, B, y, C, s
+    def __init__(self, X, B, y, C, s, R=None):
+        self.X, self.B, self.y, self.C, self.s, self.R = X, B, y, C, s, R
         self.XT = X.T.tocsr()
         self.d = X.shape[1]
 
     def margins(self, v):
         M = _base_scores(self.X, self.B, v[: self.d])
+        if self.R is not None:
+            M *= self.R
         if self.s:
             M += self.s * v[self.d]
         return self.y[:, None] * M
@@ -230,23 +247,31 @@ class _MinimaxProblem:
         active = mmin < 1.0
         loss = float(np.sum(1.0 - mmin[active]))
         Wm = np.zeros_like(M)
-        Wm[np.nonzero(active)[0], jstar[active]] = self.y[active]
+        rows = np.nonzero(active)[0]
+        Wm[rows, jstar[active]] = self.y[active] * (
+            self.R[rows, jstar[active]] if self.R is not None else 1.0)
         a = -np.einsum("jd,dj->d", self.B, self.XT @ Wm)
         if self.s:
             a = np.append(a, -self.s * self.y[active].sum())
         return loss + (v @ v) / (2.0 * self.C), a, int(active.sum())
 
 
-def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_scaling=1.0):
+def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_scaling=1.0,
+                      normalize=None):
     """Kim eq. (3) on Kim's scale for given ``coef`` (and raw-scaled ``intercept``), y in {-1, 1}.
 
-    ``sum_i max_j (1 - y_i (coef.(b_j * x_i) + intercept))_+ + (||coef||^2 + w0^2) / (2C)`` with
+    ``sum_i max_j (1 - y_i (coef.z_ij + intercept))_+ + (||coef||^2 + w0^2) / (2C)`` with
+    ``z_ij = b_j * x_i`` (``normalize='l2'``: divided by its norm) and
     ``w0 = intercept / intercept_scaling`` (liblinear's regularised bias weight).
     """
     X = sp.csr_matrix(X, dtype=np.float64)
     B = np.atleast_2d(np.asarray(base_weights, dtype=np.float64))
     y = np.asarray(y, dtype=np.float64)
-    M = y[:, None] * (_base_scores(X, B, np.asarray(coef, dtype=np.float64)) + intercept)
+    S = _base_scores(X, B, np.asarray(coef, dtype=np.float64))
+    R = _base_row_scale(X, B, normalize)
+    if R is not None:
+        S *= R
+    M = y[:, None] * (S + intercept)
     w0 = intercept / intercept_scaling if intercept else 0.0
     loss = np.maximum(0.0, 1.0 - M.min(axis=1)).sum()
     return float(loss + (np.dot(coef, coef) + w0**2) / (2.0 * C))
@@ -290,6 +315,11 @@ class MiniMax(ClassifierMixin, BaseEstimator):
     certified relative duality gap. At most ``max_cuts`` cuts are kept (inactive ones dropped, the
     oldest aggregated, which keeps the bound valid). One pass over the data per iteration.
 
+    ``normalize='l2'`` (beyond the paper): every weighted document is put on the unit sphere,
+    ``z_ij = b_j * x_i / ||b_j * x_i||`` (cosine normalisation after weighting, as for tf-idf), so
+    no base dominates the max over j by the scale of its weights alone; the problem stays convex
+    (the scale is data, not a variable). Default None: the paper's ``z_ij = b_j * x_i``.
+
     Prediction (section 3.2): majority vote of ``sign(w.z_j)`` over the J bases. ``voting='hard'``:
     ``decision_function = v + tanh(mbar) / (3J)``, ``v = mean_j sign(m_j)`` the vote balance and
     ``mbar = mean_j m_j`` the mean base margin; so the vote decides, a tied vote (or all zero
@@ -304,7 +334,7 @@ class MiniMax(ClassifierMixin, BaseEstimator):
 
     def __init__(self, base_weights=None, C=1.0, solver="subgradient", max_iter=1000, tol=1e-4,
                  eta0=1.0, voting="hard", fit_intercept=False, intercept_scaling=1.0,
-                 max_cuts=100):
+                 max_cuts=100, normalize=None):
         self.base_weights = base_weights
         self.C = C
         self.solver = solver
@@ -315,6 +345,7 @@ class MiniMax(ClassifierMixin, BaseEstimator):
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
         self.max_cuts = max_cuts
+        self.normalize = normalize
 
     def fit(self, X, y):
         if self.solver not in ("subgradient", "exact"):
@@ -325,7 +356,7 @@ class MiniMax(ClassifierMixin, BaseEstimator):
         y01, ypm = _binary_targets(self, y)
         B = _resolve_bases(self.base_weights, X, y01)
         s = float(self.intercept_scaling) if self.fit_intercept else 0.0
-        prob = _MinimaxProblem(X, B, ypm, float(self.C), s)
+        prob = _MinimaxProblem(X, B, ypm, float(self.C), s, _base_row_scale(X, B, self.normalize))
         solve = self._fit_subgradient if self.solver == "subgradient" else self._fit_exact
         v = solve(prob)
         d = X.shape[1]
@@ -434,7 +465,11 @@ class MiniMax(ClassifierMixin, BaseEstimator):
         """``(n, J)`` margins ``w.(b_j * x) + intercept`` of the J bases."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return _base_scores(X, self.base_weights_, self.coef_) + self.intercept_[0]
+        S = _base_scores(X, self.base_weights_, self.coef_)
+        R = _base_row_scale(X, self.base_weights_, self.normalize)
+        if R is not None:
+            S *= R
+        return S + self.intercept_[0]
 
     def decision_function(self, X):
         M = self.base_margins(X)

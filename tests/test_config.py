@@ -51,3 +51,15 @@ def test_unknown_metric_and_encoding():
           r"unknown base encoding 'okapi'")
     check(lambda p: p["experiments"]["slice"].update(encodings=["binary-ig"]),
           r"scales by 'ig', which is not in this experiment's scores")
+
+
+def test_params_file_elsewhere_is_checked_against_this_checkouts_schema(tmp_path):
+    # a copy of params.yaml outside a workflow directory: the checkout's schema still applies
+    good = tmp_path / "params.yaml"
+    good.write_text((REPO / "params.yaml").read_text())
+    assert load_params(good)["kim"]["datasets"]
+    bad = copy.deepcopy(PARAMS)
+    bad["kim"]["minimax"]["normalize"] = "l1"
+    (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad))
+    with pytest.raises(ConfigError, match="normalize"):
+        load_params(tmp_path / "bad.yaml")

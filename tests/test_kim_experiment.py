@@ -197,6 +197,12 @@ def test_snakemake_kim_target_end_to_end(tmp_path, mirror):
             assert (root / f"reports/figures/kim_{name}.{ext}").stat().st_size > 1000
     macros = (root / "reports/macros/kim.tex").read_text()
     assert r"\newcommand{\KimWebkbMiniMaxMicroF}" in macros
+    # the grid and how often its top value won (one value here: it always does)
+    assert metrics["datasets"]["webkb"]["C_grid"] == [1.0]
+    assert metrics["datasets"]["webkb"]["chosen_C"] == {"1": 1.0}
+    assert r"\newcommand{\KimWebkbCGrid}{1}" in macros
+    assert r"\newcommand{\KimWebkbTopCPercent}{100}" in macros
+    assert r"\newcommand{\KimValidationPercent}{30}" in macros
     select = pd.read_csv(root / "data/kim/webkb/select/r0.csv")
     split = np.load(root / "data/kim/webkb/splits/r0.npz")
     assert select["n_inner"].iloc[0] + select["n_val"].iloc[0] == split["train"].size

@@ -29,7 +29,15 @@ import numpy as np
 import pandas as pd
 
 from termweight import io
-from termweight.experiments.kim import LABELS, _config, log, mean_sd, run_summary, split_names_of
+from termweight.experiments.kim import (
+    LABELS,
+    _config,
+    log,
+    mean_sd,
+    run_summary,
+    settings_of,
+    split_names_of,
+)
 
 PUBLISHED = Path(__file__).parent / "published" / "kim.json"
 
@@ -217,7 +225,12 @@ def cmd_report(args) -> None:
     alphas = fits[fits["method"] == "mix-ch"]["alpha"].dropna().astype(str)
     uniform = float(np.mean([np.allclose([float(a) for a in s.split(";")], 0.2, atol=1e-3)
                              for s in alphas])) if len(alphas) else float("nan")
+    grids = {k: sorted(float(c) for c in settings_of(kim, k)["validation"]["C_grid"]) for k in keys}
+    # share of the (split, method, task) fits whose chosen C is each grid value (grid-edge check)
+    chosen_c = {k: {f"{c:g}": round(float(np.mean(fits.loc[fits["dataset"] == k, "C"] == c)), 4)
+                    for c in grids[k]} for k in keys}
     metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": len(split_names_of(kim, k)),
+                                                     "C_grid": grids[k], "chosen_C": chosen_c[k],
                                                      "methods": summary[k]} for k in keys},
                "solver_comparison": {"dataset": conv["dataset"], "task": conv["task"],
                                      "rows": solver},
@@ -233,10 +246,13 @@ def cmd_report(args) -> None:
     def macro(name, value):
         lines.append(f"\\newcommand{{\\{name}}}{{{value}}}")
 
+    macro(_macro_name("validation", "percent"), f"{100 * float(kim['validation']['fraction']):g}")
     for key in keys:
         macro(_macro_name(key, "runs"), len(split_names_of(kim, key)))
         macro(_macro_name(key, "docs"), f"{info[key]['docs']:,}".replace(",", "{,}"))
         macro(_macro_name(key, "terms"), f"{info[key]['terms']:,}".replace(",", "{,}"))
+        macro(_macro_name(key, "C", "grid"), ", ".join(f"{c:g}" for c in grids[key]))
+        macro(_macro_name(key, "top", "C", "percent"), f"{100 * chosen_c[key][f'{grids[key][-1]:g}']:.0f}")
         for method, r in summary[key].items():
             for col, label in (("micro_f", "MicroF"), ("kim_macro_f", "MacroF"),
                                ("macro_f1", "MeanFone")):

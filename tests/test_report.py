@@ -87,6 +87,17 @@ def test_sections_included_only_when_outputs_exist_and_unplaced_floats_are_liste
     assert "esuli_table1" not in more  # placed by the section itself
 
 
+def test_commented_latex_neither_places_floats_nor_quotes_macros(tmp_path):
+    reports = _reports(tmp_path, {"slice": {}})
+    (reports / "macros" / "esuli.tex").write_text("\\newcommand{\\EsuliDefined}{1}\n")
+    (reports / "sections" / "esuli.tex").write_text(
+        "% \\twtable{esuli_table1} and \\tw{Name} are in a comment\n"
+        "50\\% of \\tw{EsuliDefined} and \\tw{EsuliMissing} % \\tw{AlsoComment}\n")
+    (reports / "tables" / "esuli_table1.tex").write_text("")
+    assert r"\twtable{esuli_table1}" in report.remaining_floats(reports, "esuli")
+    assert report.check_macros(reports) == ["EsuliMissing"]
+
+
 def test_without_tex_the_sources_are_written_and_the_message_is_clear(tmp_path, repo, monkeypatch,
                                                                       capsys):
     reports = _reports(tmp_path, {})

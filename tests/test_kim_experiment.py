@@ -217,3 +217,20 @@ def test_minimax_normalize_setting_reaches_the_estimator():
     assert K.make_estimator("mini-max", B, 1.0, cfg).normalize == "l2"
     assert K.make_estimator("mini-max-sg", B, 1.0, cfg).normalize == "l2"
     assert K.make_estimator("mini-max", B, 1.0, {"minimax": {"normalize": "none"}}).normalize is None
+
+
+def test_variant_keys_join_the_panel_of_their_corpus():
+    from termweight.experiments import kim_report as R
+
+    kim = {"datasets": {
+        "r8": {"dataset": "cachopo_r8", "repeats": 10},
+        "webkb": {"dataset": "cachopo_webkb", "repeats": 10},
+        "r8_l2": {"dataset": "cachopo_r8", "repeats": 10, "methods": ["mini-max"],
+                  "minimax": {"normalize": "l2"}},
+        "news_c": {"dataset": "20news", "repeats": 1, "C_grid": [10.0]},
+    }}
+    keys = list(kim["datasets"])
+    assert R._panels(kim, keys) == {"r8": ["r8", "r8_l2"], "webkb": ["webkb"], "news_c": ["news_c"]}
+    assert R._variant(kim, "r8") == ""
+    assert R._variant(kim, "r8_l2") == "methods: mini-max; minimax normalize = l2"
+    assert R._variant(kim, "news_c") == "C_grid: 10.0"

@@ -72,7 +72,16 @@ def _summaries(runs: pd.DataFrame, published: dict) -> dict:
     return summary
 
 
-def _table(path, key, rows: dict, dataset_info: dict, pub_table: dict | None) -> None:
+def _variant(kim: dict, key: str) -> str:
+    """What dataset key ``key`` overrides (methods, C grid, mini-max settings), or ''."""
+    d = kim["datasets"][key]
+    parts = [f"{n}: {v}" for n in ("methods", "C_grid") if n in d for v in [", ".join(map(str, d[n]))]]
+    parts += [f"minimax {n} = {v}" for n, v in d.get("minimax", {}).items()]
+    return "; ".join(parts)
+
+
+def _table(path, key, rows: dict, dataset_info: dict, pub_table: dict | None,
+           variant: str = "") -> None:
     from termweight.reporting import latex_escape, write_latex_table
 
     frame = pd.DataFrame({
@@ -86,16 +95,33 @@ def _table(path, key, rows: dict, dataset_info: dict, pub_table: dict | None) ->
         "mean F1": [_fmt(r["macro_f1"], r["macro_f1_sd"]) for r in rows.values()],
     })
     n = next(iter(rows.values()))["runs"]
-    src = pub_table["source"] if pub_table else "no published table"
-    caption = (f"{latex_escape(dataset_info['name'])} ({dataset_info['docs']:,} documents, "
+    published = (f"Published: Kim (2016) {latex_escape(pub_table['source'])}." if pub_table
+                 else "The paper has no such table.")
+    label = (f"{latex_escape(dataset_info['name'])}, variant \\texttt{{{latex_escape(key)}}} "
+             f"({latex_escape(variant)})" if variant else latex_escape(dataset_info["name"]))
+    caption = (f"{label} ({dataset_info['docs']:,} documents, "
                f"{dataset_info['classes']} one-vs-others problems): test F-scores, mean $\\pm$ sd "
                f"over {n} random 50/50 splits, C by hold-out validation in the training half. "
                f"Macro-F is Kim's $2P'R'/(P'+R')$; mean F1 is the mean of per-problem F1. "
-               f"Published: Kim (2016) {latex_escape(src)}.")
+               f"{published}")
     write_latex_table(path, frame, caption, f"tab:kim_{key}", escape=False)
 
 
-def _per_problem_figure(fits: pd.DataFrame, keys: list[str], stem) -> None:
+def _panels(kim: dict, keys: list[str]) -> dict[str, list[str]]:
+    """Figure panels: a variant key (one with overrides) joins the panel of the plain key of its
+    corpus (same splits and problems), else it gets a panel of its own."""
+    plain = {}
+    for k in keys:
+        if not _variant(kim, k):
+            plain.setdefault(kim["datasets"][k]["dataset"], k)
+    panels: dict[str, list[str]] = {}
+    for k in keys:
+        host = plain.get(kim["datasets"][k]["dataset"], k) if _variant(kim, k) else k
+        panels.setdefault(host, []).append(k)
+    return panels
+
+
+def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) -> None:
     import matplotlib.pyplot as plt
 
     from termweight.reporting import save_figure
@@ -103,6 +129,7 @@ def _per_problem_figure(fits: pd.DataFrame, keys: list[str], stem) -> None:
     per = fits.copy()
     denom = 2 * per["tp"] + per["fp"] + per["fn"]
     per["f1"] = np.where(denom > 0, 2 * per["tp"] / denom.where(denom > 0, 1), 0.0)
+    keys = list(panels)
     fig, axes = plt.subplots(len(keys), 1, figsize=(8.5, 2.6 * len(keys)), squeeze=False)
     colors = {"mix-ch": "tab:red", "mini-max": "tab:blue", "mini-max-sg": "tab:cyan"}
     markers = {"idf": "o", "chi2": "s", "ig": "^", "rf": "v", "or": "D"}
@@ -119,6 +146,13 @@ def _per_problem_figure(fits: pd.DataFrame, keys: list[str], stem) -> None:
             else:
                 ax.plot(xs, ys, marker="o", markersize=4, lw=1.6, color=colors.get(method, "k"),
                         label=LABELS.get(method, method))
+        for var in panels[key][1:]:  # variants on the same splits: dashed
+            vsub = per[per["dataset"] == var]
+            vmean = vsub.groupby(["method", "task"], sort=False)["f1"].mean()
+            for method in dict.fromkeys(vsub["method"]):
+                ys = [vmean.get((method, t), np.nan) for t in tasks]
+                ax.plot(xs, ys, marker="x", markersize=4, lw=1.2, ls="--",
+                        color=colors.get(method, "k"), label=f"{LABELS.get(method, method)} ({var})")
         ax.set_xticks(xs, tasks, rotation=35 if len(tasks) > 8 else 0, fontsize=7, ha="right"
                       if len(tasks) > 8 else "center")
         ax.set_ylabel("test F1")
@@ -201,8 +235,9 @@ def cmd_report(args) -> None:
     summary = _summaries(runs, published)
     tables = Path(args.tables)
     for key in keys:
-        _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key))
-    _per_problem_figure(fits, keys, Path(args.figures) / "kim_per_problem")
+        _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
+               _variant(kim, key))
+    _per_problem_figure(fits, _panels(kim, keys), Path(args.figures) / "kim_per_problem")
     conv = io.read_json(args.convergence)
     _convergence_figure(conv, Path(args.figures) / "kim_convergence")
     solver = []

@@ -234,3 +234,22 @@ def test_variant_keys_join_the_panel_of_their_corpus():
     assert R._variant(kim, "r8") == ""
     assert R._variant(kim, "r8_l2") == "methods: mini-max; minimax normalize = l2"
     assert R._variant(kim, "news_c") == "C_grid: 10.0"
+
+
+def test_versus_best_base_pairs_splits_against_the_best_single_weighting():
+    from termweight.experiments.kim_report import versus_best_base
+
+    rows = []
+    for k, (idf, rf, mix, mm) in enumerate([(0.80, 0.90, 0.91, 0.85), (0.82, 0.92, 0.95, 0.85),
+                                            (0.81, 0.91, 0.90, 0.86)]):
+        for m, f in (("idf", idf), ("rf", rf), ("mix-ch", mix), ("mini-max", mm)):
+            rows.append({"dataset": "d", "split": f"r{k}", "method": m, "micro_f": f})
+    rows.append({"dataset": "d_l2", "split": "r0", "method": "mini-max", "micro_f": 0.9})
+    v = versus_best_base(pd.DataFrame(rows))
+    assert set(v) == {"d"}  # a key without base methods has nothing to compare with
+    mix = v["d"]["mix-ch"]
+    assert mix["best"] == "rf" and mix["wins"] == 2 and mix["splits"] == 3
+    assert mix["diff"] == pytest.approx((0.01 + 0.03 - 0.01) / 3)
+    from scipy.stats import ttest_rel
+    assert mix["p"] == pytest.approx(ttest_rel([0.91, 0.95, 0.90], [0.90, 0.92, 0.91]).pvalue)
+    assert v["d"]["mini-max"]["wins"] == 0 and v["d"]["mini-max"]["diff"] < 0

@@ -103,8 +103,8 @@ def versus_best_base(runs: pd.DataFrame) -> dict:
 
 def _p_text(p) -> str:
     if p is None:
-        return "n/a"
-    return "$<$ 0.001" if p < 0.001 else f"{p:.3f}"
+        return "$p$ n/a"
+    return "$p < 0.001$" if p < 0.001 else f"$p = {p:.3f}$"
 
 
 def _variant(kim: dict, key: str) -> str:
@@ -339,6 +339,11 @@ def cmd_report(args) -> None:
             macro(_macro_name(key, method, "vs", "best", "base"), v["best"])
             macro(_macro_name(key, method, "vs", "best", "p"), _p_text(v["p"]))
             macro(_macro_name(key, method, "vs", "best", "wins"), f"{v['wins']}/{v['splits']}")
+    for method in COMBINED:
+        tested = [m[method] for m in versus.values() if method in m]
+        if tested:  # datasets where the combination beats the best base at the 5% level
+            sig = sum(v["diff"] > 0 and v["p"] is not None and v["p"] < 0.05 for v in tested)
+            macro(_macro_name(method, "beats", "best"), f"{sig} of {len(tested)}")
     for r in solver:
         c = f"C{r['C']:g}".replace(".", "p")
         macro(_macro_name("solver", c, "sg", "objective"), f"{r['subgradient_objective']:.4f}")

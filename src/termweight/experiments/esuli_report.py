@@ -117,21 +117,17 @@ def table1(data) -> pd.DataFrame:
 
 def features_table(data) -> pd.DataFrame:
     summ, pub = data["summary"], data["published"]["features"]
-    d, e, a = summ["distinct_train"], summ["every_train"], summ["distinct_train_and_test"]
-    return pd.DataFrame([
-        {"Source": "published", "Thresholds": "as printed (text: distinct training values)",
-         "Terms": f"{pub['terms_before']:,}", "Features": f"{pub['features_after']:,}",
-         "Values/term": f"{pub['values_per_term']:.2f}"},
-        {"Source": "ours", "Thresholds": "distinct training values (default)",
-         "Terms": f"{summ['terms_before']:,}", "Features": f"{d['features_after']:,}",
-         "Values/term": f"{d['values_per_term']:.2f}"},
-        {"Source": "ours", "Thresholds": "every integer 1..max training count",
-         "Terms": f"{summ['terms_before']:,}", "Features": f"{e['features_after']:,}",
-         "Values/term": f"{e['values_per_term']:.2f}"},
-        {"Source": "ours", "Thresholds": "distinct values in training + test (diagnostic)",
-         "Terms": f"{summ['terms_before']:,}", "Features": f"{a['features_after']:,}",
-         "Values/term": f"{a['values_per_term']:.2f}"},
-    ])
+    rows = [("published", "as printed (text: distinct training values)", pub["terms_before"], pub),
+            ("ours", "distinct training values (default)", summ["terms_before"],
+             summ["distinct_train"]),
+            ("ours", "every integer 1..max training count", summ["terms_before"],
+             summ["every_train"]),
+            ("ours", "distinct values in training + test (diagnostic)", summ["terms_before"],
+             summ["distinct_train_and_test"])]
+    return pd.DataFrame([{"Source": source, "Thresholds": thresholds, "Terms": f"{terms:,}",
+                          "Features": f"{c['features_after']:,}",
+                          "Values/term": f"{c['values_per_term']:.2f}"}
+                         for source, thresholds, terms, c in rows])
 
 
 def notes(data) -> str:

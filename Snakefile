@@ -1,6 +1,12 @@
 # termweight: raw text -> counts -> splits -> statistics -> scores -> encodings -> models
 # -> predictions -> metrics -> tables and figures. Every rule calls `python -m termweight`.
+import sys
+
+from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
+
+sys.path.insert(0, f"{workflow.basedir}/workflow/scripts")
+import dvc_sync  # noqa: E402  (workflow glue: the lock between Snakemake and DVC, DVC's cache)
 
 min_version("9.0")
 
@@ -8,13 +14,30 @@ min_version("9.0")
 configfile: "params.yaml"
 
 
+# How the generic experiments are cut into jobs (an execution choice, not a parameter: the
+# outputs are the same bytes either way, so it is not in params.yaml): "step" = one job per step
+# over all splits, as DVC's stages (the default: fastest on one machine); "split" = one job per
+# split and encoding (`--config fanout=split`, set by the Slurm profile).
+FANOUT = config.pop("fanout", "step")
+if FANOUT not in ("step", "split"):
+    raise WorkflowError(f"--config fanout={FANOUT!r}: use 'step' or 'split'")
+
+
 validate(config, "workflow/schemas/params.schema.yaml")
 
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
-include: "workflow/rules/features.smk"
-include: "workflow/rules/learn.smk"
+if FANOUT == "split":
+
+    include: "workflow/rules/features.smk"
+    include: "workflow/rules/learn.smk"
+
+else:
+
+    include: "workflow/rules/steps.smk"
+
+
 include: "workflow/rules/report.smk"
 include: "workflow/rules/esuli.smk"
 include: "workflow/rules/mukras.smk"
@@ -41,5 +64,20 @@ rule papers:
         PAPER_TARGETS,
 
 
+onstart:
+    # Snakemake and DVC never run at once here: refuse while `dvc repro` runs, and hold DVC's
+    # repository lock until this run ends so that a `dvc repro` started meanwhile is refused.
+    try:
+        dvc_sync.hold_checkout_lock(workflow.basedir)
+    except dvc_sync.CheckoutBusy as exc:
+        raise WorkflowError(str(exc)) from None
+
+
 onsuccess:
-    shell("python workflow/scripts/commit_to_dvc.py")
+    # Outputs byte-identical to dvc.lock go into DVC's cache (hashed here; dvc.lock untouched).
+    dvc_sync.report_to_dvc(workflow.basedir)
+    dvc_sync.release_checkout_lock()
+
+
+onerror:
+    dvc_sync.release_checkout_lock()

@@ -8,6 +8,7 @@ interrupted step never leaves a half-written output. Matrices are CSR ``.npz`` f
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -22,17 +23,43 @@ import scipy.sparse as sp
 from termweight.errors import DataError
 
 
+TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<random><suffix>" (.dvcignore'd)
+
+
+def _umask() -> int:
+    """The process umask (read without changing it where /proc allows)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
+
+    The file gets the mode a plain ``open`` would give (0666 minus the umask), not mkstemp's 0600.
+    Temporaries of ``path`` left by a killed earlier run (``.<name>.tmp-*``) are removed first, so
+    a DVC-tracked output directory never keeps one after a successful rerun.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or path.suffix,
-                               dir=path.parent)
+    prefix = f".{path.name}{TMP_MARK}"
+    for stale in path.parent.glob(f"{glob.escape(prefix)}*"):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix or path.suffix, dir=path.parent)
     os.close(fd)
     tmp = Path(tmp)
     try:
         yield tmp
+        if tmp.exists():
+            os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     finally:
         if tmp.exists():

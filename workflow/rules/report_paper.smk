@@ -2,7 +2,6 @@
 # The report is built from the configured experiments (`experiments:`, e.g. the offline slice) and
 # from whatever paper results are on disk; it does NOT run the papers. Regenerate everything with
 # `snakemake --cores 2 papers && snakemake --cores 2` (the second call rebuilds the PDF).
-import os
 import shutil
 
 HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
@@ -17,13 +16,36 @@ REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex"] + (
     ["reports/paper.pdf"] if HAVE_TEX else []
 )
 
-# Results on disk are inputs too: papers not configured here but run before get their sections.
+# Results on disk that no configured experiment makes (the papers' committed reports/ files, or a
+# paper just run with `snakemake papers`) are read by the report but are NOT inputs: an input
+# would let Snakemake decide to regenerate them, and the default target must never start the
+# papers' hours of work. Their content hash is a param instead, so the PDF is rebuilt whenever
+# they change, and only then.
 REPORT_GLOBS = [
     "reports/metrics/*.json",
     "reports/tables/*.tex",
     "reports/figures/*.pdf",
     "reports/macros/*.tex",
 ]
+
+
+def _configured_reports():
+    return set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
+
+
+def other_results_digest():
+    """SHA-256 over (path, content) of every on-disk result no configured experiment makes."""
+    import hashlib
+
+    h = hashlib.sha256()
+    own = _configured_reports()
+    for p in sorted({p for pat in REPORT_GLOBS for p in glob.glob(pat)}):
+        if p in own or p.endswith("provenance.tex"):
+            continue
+        h.update(p.encode() + b"\0")
+        with open(p, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()
 
 
 rule report_macros:
@@ -48,25 +70,12 @@ rule report:
         code=REPORT_CODE,
         tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
-        # every configured experiment's outputs, plus the results of papers whose intermediates
-        # are in this workspace (run here, or restored with DVC: kept up to date first). Committed
-        # results of papers NOT run here (a fresh clone) are read as they are, never regenerated:
-        # the default target must not start the papers' hours of work.
-        results=lambda w: sorted(
-            set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
-            | {
-                p
-                for pat in REPORT_GLOBS
-                for p in glob.glob(pat)
-                if not p.endswith("provenance.tex")
-                and os.path.isdir(f"data/{os.path.basename(p).split('.')[0].split('_')[0]}")
-                and os.path.basename(p).split(".")[0].split("_")[0] not in EXPERIMENTS
-            }
-        ),
+        results=lambda w: sorted(_configured_reports()),
     output:
         REPORT_OUTPUTS,
     params:
         tracked=config,  # the provenance line quotes the params hash
+        other_results=other_results_digest(),
     log:
         "logs/report/report.log",
     conda:

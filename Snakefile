@@ -3,7 +3,7 @@
 import sys
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 sys.path.insert(0, f"{workflow.basedir}/workflow/scripts")
 import dvc_sync  # noqa: E402  (workflow glue: the lock between Snakemake and DVC, DVC's cache)
@@ -23,7 +23,10 @@ if FANOUT not in ("step", "split"):
     raise WorkflowError(f"--config fanout={FANOUT!r}: use 'step' or 'split'")
 
 
-validate(config, "workflow/schemas/params.schema.yaml")
+# strict (duplicate keys, integers, finite numbers) and short: one line naming file, key, value, rule
+from termweight.config import check_workflow_config  # noqa: E402
+
+check_workflow_config(config, workflow.configfiles, "workflow/schemas/params.schema.yaml")
 
 
 include: "workflow/rules/common.smk"

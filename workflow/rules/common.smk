@@ -1,5 +1,6 @@
 # Shared helpers: experiment lookups, split names, and the one CLI every rule calls.
 import glob
+import os
 
 from termweight.config import check_names
 from termweight.datasets import DATASETS
@@ -63,3 +64,41 @@ def all_reports():
             f"reports/figures/{exp}.png",
         )
     ]
+
+
+def _expand_runs(exp, template):
+    """``template`` for every encoding x split of ``exp`` (``{encoding}``/``{split}`` fields)."""
+    e = EXPERIMENTS[exp]
+    return sorted(set(expand(template, encoding=e["encodings"], split=splits_of(exp))))
+
+
+# Results on disk that no configured experiment makes (the papers' committed reports/ files, or a
+# paper just run with `snakemake papers`) are read by the report but are NOT inputs: an input
+# would let Snakemake decide to regenerate them, and the default target must never start the
+# papers' hours of work. Their content hash is a param instead, so the PDF is rebuilt whenever
+# they change, and only then.
+REPORT_GLOBS = [
+    "reports/metrics/*.json",
+    "reports/tables/*.tex",
+    "reports/figures/*.pdf",
+    "reports/macros/*.tex",
+]
+
+
+def _configured_reports():
+    return set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
+
+
+def other_results_digest():
+    """SHA-256 over (path, content) of every on-disk result no configured experiment makes."""
+    import hashlib
+
+    h = hashlib.sha256()
+    own = _configured_reports()
+    for p in sorted({p for pat in REPORT_GLOBS for p in glob.glob(pat)}):
+        if p in own or p.endswith("provenance.tex"):
+            continue
+        h.update(p.encode() + b"\0")
+        with open(p, "rb") as fh:
+            h.update(hashlib.sha256(fh.read()).digest())
+    return h.hexdigest()

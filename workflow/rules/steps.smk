@@ -5,12 +5,6 @@
 # one job per split (and encoding). Both call the same CLI and write the same bytes.
 
 
-def _expand_runs(exp, template):
-    """``template`` for every encoding x split of ``exp`` (``{encoding}``/``{split}`` fields)."""
-    e = EXPERIMENTS[exp]
-    return sorted(set(expand(template, encoding=e["encodings"], split=splits_of(exp))))
-
-
 for _exp, _e in EXPERIMENTS.items():
     _corpus = f"data/corpus/{_e['dataset']}"
     _split = f"data/splits/{_exp}/{{split}}.npz"
@@ -32,7 +26,7 @@ for _exp, _e in EXPERIMENTS.items():
             _expand_runs(_exp, _stats),
         params:
             exp=_exp,
-            corpus=_corpus,
+            corpus=lambda w, input: os.path.dirname(input.corpus[0]),
             split=lambda w, t=_split: t,
             out=lambda w, t=_stats: t,
         log:
@@ -77,17 +71,18 @@ for _exp, _e in EXPERIMENTS.items():
             _expand_runs(_exp, _encoded),
         params:
             exp=_exp,
-            corpus=_corpus,
+            corpus=lambda w, input: os.path.dirname(input.corpus[0]),
             split=lambda w, t=_split: t,
             stats=lambda w, t=_stats: t,
             scores=lambda w, t=_scores: t,
             out=lambda w, t=_encoded: t,
+        threads: workflow.cores  # runs in parallel processes (same bytes for any number)
         log:
             f"logs/encode/{_exp}.log",
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} encode --params params.yaml --exp {params.exp}"
+            "python -m termweight --log {log} encode --params params.yaml --exp {params.exp} --jobs {threads}"
             " --corpus {params.corpus} --split '{params.split}' --stats '{params.stats}'"
             " --scores '{params.scores}' --out '{params.out}'"
 
@@ -104,12 +99,13 @@ for _exp, _e in EXPERIMENTS.items():
             encoded=lambda w, t=_encoded: t,
             out=lambda w, t=_model: t,
             tracked=_e["learner"],
+        threads: workflow.cores  # runs in parallel processes (same bytes for any number)
         log:
             f"logs/train/{_exp}.log",
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} train --params params.yaml --exp {params.exp}"
+            "python -m termweight --log {log} train --params params.yaml --exp {params.exp} --jobs {threads}"
             " --encoded '{params.encoded}' --out '{params.out}'"
 
     rule:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from termweight import io
-from termweight.errors import TermweightError
+from termweight.errors import TermweightError, one_line
 
 log = logging.getLogger("termweight")
 
@@ -69,17 +69,27 @@ def cmd_prepare(args) -> None:
 
     spec = datasets.get_dataset(args.dataset)
     mirror = args.mirror
-    if mirror is None and args.params:
+    params = {}
+    if args.params:
         from termweight.config import load_params
 
-        mirror = load_params(args.params).get("mirror")
+        params = load_params(args.params)
+        if mirror is None:
+            mirror = params.get("mirror")
     raw = None
     if spec.files:
-        from termweight.datasets.fetch import fetch  # the function (the package re-exports it)
+        from termweight.datasets.fetch import (
+            ExtractLimits,
+            fetch,  # the function (the package re-exports it)
+        )
 
         raw = fetch(spec, Path(args.raw.format(dataset=spec.name)),
-                    mirror=Path(mirror) if mirror else None)
-    result = spec.parser(raw, dict(spec.options))
+                    mirror=Path(mirror) if mirror else None,
+                    limits=ExtractLimits.from_params(params.get("archive_limits")))
+    from termweight.errors import blame
+
+    with blame(raw if raw is not None else spec.name, spec.name):  # name the raw files
+        result = spec.parser(raw, dict(spec.options))
     if isinstance(result, Corpus):
         result.save(args.out)
     else:
@@ -106,7 +116,7 @@ def cmd_count(args) -> None:
     from termweight.text import count_matrix
 
     docs = Documents.load(args.documents)
-    frame = io.read_table(args.tokens)
+    frame = io.read_table(args.tokens, required=("doc_id", "tokens"))
     if frame["doc_id"].astype(str).tolist() != docs.doc_ids:
         raise DataError(args.tokens, "document ids differ from the documents file")
     X, vocab = count_matrix(frame["tokens"].fillna("").tolist())
@@ -263,7 +273,8 @@ def cmd_aggregate(args) -> None:
     rows, runs = [], []
     for enc in exp["encodings"]:
         for name in names:
-            frame = io.read_table(_fmt(args.metrics, split=name, encoding=enc))
+            frame = io.read_table(_fmt(args.metrics, split=name, encoding=enc),
+                                  required=("status", "tp", "fp", "fn", "tn"))
             frame.insert(0, "split", name)
             frame.insert(0, "encoding", enc)
             rows.append(frame)
@@ -271,8 +282,6 @@ def cmd_aggregate(args) -> None:
             runs.append({"encoding": enc, "split": name, **averages(ok)})
     per_task = pd.concat(rows, ignore_index=True)
     per_run = pd.DataFrame(runs)
-    io.write_table(args.out_tasks, per_task)
-    io.write_table(args.out_runs, per_run)
     summary = {}
     for enc, grp in per_run.groupby("encoding", sort=False):
         summary[enc] = {}
@@ -280,9 +289,12 @@ def cmd_aggregate(args) -> None:
             m, se = mean_se(grp[col])
             summary[enc][col] = round(m, 6)
             summary[enc][f"{col}_se"] = round(se, 6)
+    # the JSON first: it refuses NaN (e.g. every task skipped), and then nothing is written
     io.write_json(args.out_json, {"experiment": args.exp, "dataset": exp["dataset"],
                                   "splits": len(names), "encodings": summary,
                                   "skipped_tasks": int((per_task["status"] != "ok").sum())})
+    io.write_table(args.out_tasks, per_task)
+    io.write_table(args.out_runs, per_run)
 
 
 def _summary_frame(runs, encodings):
@@ -456,23 +468,37 @@ def _register_experiments(sub) -> None:
             module.register(sub)
 
 
+def _fail(args, message: str) -> int:
+    """Report bad input as one line on stderr (and in the --log file); exit status 2."""
+    message = one_line(message, 2000)
+    if args.log:  # without --log the log handler IS stderr: print the line once
+        log.error("%s", message)
+    print(f"termweight {args.command}: error: {message}", file=sys.stderr)
+    return 2
+
+
 def main(argv=None) -> int:
+    """Run one step. Bad input (a :class:`TermweightError`, or a file the OS refuses to open,
+    read or write) is ONE line on stderr naming the file, exit status 2; never a traceback."""
     args = build_parser().parse_args(argv)
-    # With --log, progress goes to that file only (a workflow's per-rule log); errors are also
-    # printed to stderr below.
-    if args.log:
-        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
-        handlers: list[logging.Handler] = [logging.FileHandler(args.log, mode="w", encoding="utf-8")]
-    else:
-        handlers = [logging.StreamHandler(sys.stderr)]
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, handlers=handlers,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s", force=True)
     t0 = time.perf_counter()
     try:
+        # With --log, progress goes to that file only (a workflow's per-rule log); errors are
+        # also printed to stderr.
+        if args.log:
+            Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+            handlers: list[logging.Handler] = [logging.FileHandler(args.log, mode="w",
+                                                                   encoding="utf-8")]
+        else:
+            handlers = [logging.StreamHandler(sys.stderr)]
+        logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+                            handlers=handlers, force=True,
+                            format="%(asctime)s %(name)s %(levelname)s %(message)s")
         args.func(args)
     except TermweightError as exc:
-        log.error("%s", exc)
-        print(f"termweight {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(args, str(exc))
+    except OSError as exc:  # e.g. an input that is missing or a directory, a full disk
+        where = exc.filename if exc.filename is not None else "(file)"
+        return _fail(args, f"{where}: {exc.strerror or exc}")
     log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
     return 0

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight import io
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
 SUBSETS = ("train", "test", "valid", "all")
 
@@ -73,6 +73,10 @@ class Corpus:
         bad = set(np.unique(self.subset)) - set(SUBSETS)
         if bad:
             raise DataError(self.name, f"unknown subset names {sorted(bad)}; use {SUBSETS}")
+        if self.X.dtype.kind not in "biuf" or (self.X.dtype.kind == "f"
+                                               and not np.isfinite(self.X.data).all()):
+            raise DataError(self.name, f"X must hold finite numbers (dtype {self.X.dtype})")
+        check_two_classes(self.name, self.Y, self.classes, self.info)
 
     @property
     def n_docs(self) -> int:
@@ -102,13 +106,59 @@ class Corpus:
 
     @classmethod
     def load(cls, directory) -> Corpus:
+        """Read a corpus directory; a missing, corrupt or inconsistent part is a
+        :class:`DataError` naming the file."""
         directory = Path(directory)
-        meta = io.read_json(directory / "meta.json")
+        meta_path = directory / "meta.json"
+        meta = io.read_json(meta_path)
         arrays = io.load_arrays(directory / "counts.npz")
-        terms = (directory / "terms.txt").read_text(encoding="utf-8").split("\n")[:-1]
-        return cls(name=meta["name"], X=arrays["X"], Y=arrays["Y"], classes=meta["classes"],
-                   terms=terms, doc_ids=arrays["doc_ids"].tolist(), subset=arrays["subset"],
-                   multilabel=meta["multilabel"], ordinal=meta["ordinal"], info=meta["info"])
+        terms = io.read_lines(directory / "terms.txt")[:-1]
+        fields = require_keys(meta_path, meta, {"name": str, "classes": list,
+                                                "multilabel": bool, "ordinal": bool,
+                                                "info": dict})
+        if not all(isinstance(c, str) for c in fields["classes"]):
+            raise DataError(meta_path, "'classes' must be a list of strings")
+        try:
+            with blame(directory, fields["name"]):  # inconsistent parts: name the directory
+                return cls(name=fields["name"], X=arrays["X"], Y=arrays["Y"],
+                           classes=fields["classes"], terms=terms,
+                           doc_ids=arrays["doc_ids"].tolist(), subset=arrays["subset"],
+                           multilabel=fields["multilabel"], ordinal=fields["ordinal"],
+                           info=fields["info"])
+        except (ValueError, TypeError, IndexError, OverflowError) as exc:
+            raise DataError(directory / "counts.npz", f"arrays do not form a corpus: "
+                                                      f"{type(exc).__name__}: {exc}") from None
+
+
+def require_keys(path, obj, types: dict) -> dict:
+    """``obj[k]`` for every key of ``types``, checked to be of that type (else DataError)."""
+    if not isinstance(obj, dict):
+        raise DataError(path, f"expected a JSON object, found {type(obj).__name__}")
+    for key, kind in types.items():
+        if key not in obj:
+            raise DataError(path, f"missing key {key!r}")
+        if not isinstance(obj[key], kind):
+            raise DataError(path, f"key {key!r}: expected {kind.__name__}, found "
+                                  f"{type(obj[key]).__name__}")
+    return {k: obj[k] for k in types}
+
+
+def check_two_classes(name: str, Y, classes, info: dict | None = None) -> None:
+    """Refuse a label set with nothing to learn: no class has both positives and negatives.
+
+    That is a corpus whose documents all carry the same labels (e.g. one class only): every
+    one-vs-rest task would be skipped and every average undefined. A single class without
+    documents (or on every document) in an otherwise usable corpus is not an error here: the
+    learner records that task as skipped.
+    """
+    Y = sp.csc_matrix(Y)
+    n = Y.shape[0]
+    pos = np.diff(Y.indptr)
+    if not np.any((pos > 0) & (pos < n)):
+        present = [classes[k] for k in np.flatnonzero(pos)] if len(classes) == Y.shape[1] else []
+        source = f" (source: {info['source']})" if info and info.get("source") else ""
+        raise DataError(name, f"all {n} documents have the same labels {present}{source}: "
+                              "one class only, nothing to classify")
 
 
 def indicator(labels, n_classes: int) -> sp.csr_matrix:

@@ -1,4 +1,16 @@
-"""Exceptions that name the file (and record) at fault, so a user never sees a numpy traceback."""
+"""Exceptions that name the file (and record) at fault, so a user never sees a numpy traceback.
+
+Every message is ONE line (newlines in a detail are folded into spaces): the CLI prints it as
+``termweight <step>: error: <message>`` and exits with status 2.
+"""
+
+import contextlib
+
+
+def one_line(text, limit: int = 500) -> str:
+    """``text`` with all white space runs folded to one space, cut at ``limit`` characters."""
+    s = " ".join(str(text).split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 class TermweightError(Exception):
@@ -10,9 +22,25 @@ class DataError(TermweightError):
 
     def __init__(self, path, message, line=None):
         where = f"{path}" if line is None else f"{path}:{line}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{where}: {one_line(message)}")
         self.path = path
         self.line = line
+        self.detail = one_line(message)
+
+
+@contextlib.contextmanager
+def blame(path, name: str):
+    """Re-raise a :class:`DataError` about the whole dataset ``name`` as one about ``path``.
+
+    Checks that run when a parser builds its result (no documents, one class only) know only
+    the dataset's name; the parser knows the file (or directory) they came from.
+    """
+    try:
+        yield
+    except DataError as exc:
+        if str(exc.path) != str(name):
+            raise
+        raise DataError(path, exc.detail, line=exc.line) from None
 
 
 class ChecksumError(DataError):
@@ -22,6 +50,10 @@ class ChecksumError(DataError):
         super().__init__(path, f"SHA-256 mismatch: expected {expected}, got {actual}")
         self.expected = expected
         self.actual = actual
+
+
+class ArchiveLimitError(DataError):
+    """An archive member would exceed a size or compression-ratio limit of extraction."""
 
 
 class ConfigError(TermweightError):

@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -21,7 +22,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight.errors import DataError
-
 
 TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<random><suffix>" (.dvcignore'd)
 
@@ -72,8 +72,37 @@ def write_text(path, text: str) -> None:
 
 
 def write_json(path, obj) -> None:
-    """Write ``obj`` as sorted, indented JSON (stable bytes for DVC hashing)."""
-    write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_json_default) + "\n")
+    """Write ``obj`` as sorted, indented, strict JSON (stable bytes for DVC hashing).
+
+    Strict: a NaN or infinity anywhere is refused (:class:`DataError` naming the file and the
+    key) instead of being written as the non-standard ``NaN``; nothing is written then.
+    """
+    try:
+        text = json.dumps(obj, indent=2, sort_keys=True, default=_json_default, allow_nan=False)
+    except ValueError:
+        where = _nonfinite_key(obj) or "(a value)"
+        raise DataError(path, f"refusing to write a non-finite number (NaN or infinity) at "
+                              f"{where}: JSON has no such value") from None
+    write_text(path, text + "\n")
+
+
+def _nonfinite_key(obj, prefix: str = "") -> str | None:
+    """Key path (``a/b/0``) of the first NaN or infinity inside ``obj``."""
+    if isinstance(obj, float | np.floating):
+        return prefix or "(top level)" if not np.isfinite(obj) else None
+    if isinstance(obj, np.ndarray):
+        obj = obj.tolist()
+    if isinstance(obj, Mapping):
+        items = ((str(k), v) for k, v in obj.items())
+    elif isinstance(obj, list | tuple):
+        items = ((str(i), v) for i, v in enumerate(obj))
+    else:
+        return None
+    for k, v in items:
+        found = _nonfinite_key(v, f"{prefix}/{k}" if prefix else k)
+        if found:
+            return found
+    return None
 
 
 def _json_default(o):
@@ -86,12 +115,36 @@ def _json_default(o):
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
+def _refuse_constant(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
 def read_json(path):
+    """Read strict JSON (no NaN/Infinity); any failure names the file (and line)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        blob = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return json.loads(blob.decode("utf-8"), parse_constant=_refuse_constant)
+    except UnicodeDecodeError as exc:
+        raise DataError(path, "not UTF-8", line=blob[: exc.start].count(b"\n") + 1) from None
     except json.JSONDecodeError as exc:
         raise DataError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    except (ValueError, RecursionError) as exc:
+        raise DataError(path, f"invalid JSON: {exc}") from None
+
+
+def read_lines(path) -> list[str]:
+    """The lines of a UTF-8 text file written by :func:`write_text` (one item per ``\\n``)."""
+    try:
+        blob = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return blob.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, "not UTF-8", line=blob[: exc.start].count(b"\n") + 1) from None
 
 
 def save_arrays(path, **arrays) -> None:
@@ -134,21 +187,55 @@ def _write_npz_deterministic(path, arrays: Mapping[str, np.ndarray]) -> None:
                                           allow_pickle=False)
 
 
-def load_arrays(path) -> dict:
-    """Load what :func:`save_arrays` wrote; CSR matrices are reassembled."""
+class Arrays(dict):
+    """The arrays of one ``.npz``; a missing name is a :class:`DataError` naming the file."""
+
+    def __init__(self, path, *args):
+        super().__init__(*args)
+        self.path = path
+
+    def __missing__(self, key):
+        raise DataError(self.path, f"no array {key!r} in this file (has: "
+                                   f"{', '.join(sorted(self)) or 'none'})")
+
+
+_NPZ_ERRORS = (OSError, ValueError, EOFError, KeyError, TypeError, zipfile.BadZipFile,
+               zlib.error, NotImplementedError, RuntimeError)
+
+
+def load_arrays(path) -> Arrays:
+    """Load what :func:`save_arrays` wrote; CSR matrices are reassembled and checked.
+
+    Any unreadable, truncated, corrupt or inconsistent file (including a pickled object array or
+    a CSR matrix whose indices leave its shape) is a :class:`DataError` naming the file.
+    """
     try:
         with np.load(path, allow_pickle=False) as z:
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("a single .npy array, not an .npz archive")
             raw = {k: z[k] for k in z.files}
-    except (OSError, ValueError) as exc:
-        raise DataError(path, f"cannot read arrays: {exc}") from None
-    out: dict = {}
+    except OSError as exc:
+        if exc.strerror is None:  # e.g. a gzip/zip layer's own error
+            raise DataError(path, f"cannot read arrays: {type(exc).__name__}: {exc}") from None
+        raise DataError(path, f"cannot read arrays: {exc.strerror}") from None
+    except _NPZ_ERRORS as exc:
+        raise DataError(path, f"cannot read arrays: {type(exc).__name__}: {exc}") from None
+    out = Arrays(path)
     for key in sorted(raw):
         if key.endswith(".shape"):
             name = key[: -len(".shape")]
-            out[name] = sp.csr_matrix(
-                (raw[f"{name}.data"], raw[f"{name}.indices"], raw[f"{name}.indptr"]),
-                shape=tuple(int(s) for s in raw[key]),
-            )
+            try:
+                shape = tuple(int(s) for s in raw[key])
+                if len(shape) != 2 or min(shape) < 0:
+                    raise ValueError(f"shape {shape}")
+                m = sp.csr_matrix(
+                    (raw[f"{name}.data"], raw[f"{name}.indices"], raw[f"{name}.indptr"]),
+                    shape=shape)
+                m.check_format(full_check=True)
+            except _NPZ_ERRORS as exc:
+                raise DataError(path, f"sparse matrix {name!r} is malformed: "
+                                      f"{type(exc).__name__}: {exc}") from None
+            out[name] = m
     for key, value in raw.items():
         if key.rsplit(".", 1)[-1] in {"data", "indices", "indptr", "shape"} and "." in key:
             continue
@@ -176,13 +263,24 @@ def write_table(path, frame) -> None:
             raise ValueError(f"{path}: unknown table suffix (use .csv or .parquet)")
 
 
-def read_table(path):
+def read_table(path, required=()):
+    """Read a CSV or Parquet table; unreadable files and missing ``required`` columns are a
+    :class:`DataError` naming the file."""
     import pandas as pd
+    import pyarrow
 
     path = Path(path)
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path)
-    return pd.read_csv(path)
+    try:
+        if path.suffix == ".parquet":
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_csv(path)
+    except (OSError, ValueError, EOFError, pyarrow.ArrowException, pd.errors.ParserError) as exc:
+        raise DataError(path, f"cannot read table: {type(exc).__name__}: {exc}") from None
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise DataError(path, f"missing column(s) {', '.join(map(repr, missing))}")
+    return frame
 
 
 def canonical_hash(obj: Mapping) -> str:

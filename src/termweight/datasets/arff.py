@@ -25,8 +25,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight.corpus import Corpus, indicator
+from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
 ARCHIVE = ArchiveSource(
     name="19MclassTextWc.zip",
@@ -72,6 +73,7 @@ CITATION = ("E.-H. Han and G. Karypis. Centroid-based document classification: a
             "experimental results. PKDD 2000; G. Forman. BNS feature scaling: an improved "
             "representation over TF-IDF for SVM text classification. CIKM 2008.")
 
+_MAX_COUNT = np.iinfo(np.int32).max  # counts are stored as int32
 _ATTRIBUTE = re.compile(r"@attribute\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)\s+(.*)$",
                         re.I)
 
@@ -118,6 +120,9 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
     if data_start is None or not attrs:
         raise DataError(path, "no @ATTRIBUTE/@DATA section: not an ARFF file")
     classes = _nominal_values(attrs[-1][1], path, attrs[-1][2])
+    dupes = sorted({c for c in classes if classes.count(c) > 1})
+    if dupes:
+        raise DataError(path, f"class value(s) {dupes} declared twice", line=attrs[-1][2])
     terms = [a[0] for a in attrs[:-1]]
     for a in attrs[:-1]:
         if a[1].lower() not in {"integer", "numeric", "real"}:
@@ -161,24 +166,21 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
 
     pairs = np.asarray(tokens, dtype=str).reshape(-1, 2)
     row_of = np.repeat(np.arange(len(row_len)), row_len)
-    try:
-        indices = pairs[:, 0].astype(np.int64)
-    except ValueError:
-        bad = next(k for k, t in enumerate(pairs[:, 0]) if not t.lstrip("-").isdigit())
-        raise DataError(path, f"non-integer attribute index {pairs[bad, 0]!r}",
-                        line=row_line[row_of[bad]]) from None
-    try:
-        values = pairs[:, 1].astype(np.float64)
-    except ValueError:
-        bad = next(k for k, t in enumerate(pairs[:, 1]) if not _is_number(t))
-        raise DataError(path, f"non-numeric value {pairs[bad, 1]!r}",
-                        line=row_line[row_of[bad]]) from None
-    bad = np.flatnonzero((indices < 0) | (indices >= n_terms) | ~np.isfinite(values)
-                         | (values < 0))
+    indices, bad = parse_tokens(pairs[:, 0], "int")
+    if bad is not None:
+        raise DataError(path, f"non-integer attribute index {str(pairs[bad, 0])!r}",
+                        line=row_line[row_of[bad]])
+    values, bad = parse_tokens(pairs[:, 1], "float")
+    if bad is not None:
+        raise DataError(path, f"non-numeric or non-finite value {str(pairs[bad, 1])!r}",
+                        line=row_line[row_of[bad]])
+    bad = np.flatnonzero((indices < 0) | (indices >= n_terms) | (values < 0)
+                         | (values > _MAX_COUNT))
     if bad.size:
         k = bad[0]
-        raise DataError(path, f"entry '{indices[k]} {pairs[k, 1]}' out of range (indices "
-                              f"0..{n_terms - 1}, counts >= 0)", line=row_line[row_of[k]])
+        raise DataError(path, f"entry '{pairs[k, 0]} {pairs[k, 1]}' out of range (indices "
+                              f"0..{n_terms - 1}, counts 0..{_MAX_COUNT})",
+                        line=row_line[row_of[k]])
     indptr = np.concatenate([[0], np.cumsum(row_len)])
     step = np.diff(indices)
     same_row = np.diff(row_of) == 0
@@ -190,27 +192,24 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
     data = values.astype(np.int32) if integral else values
     X = sp.csr_matrix((data, indices.astype(np.int32), indptr), shape=(len(labels), n_terms))
     name = name or path.name.split(".")[0]
-    return Corpus(name=name, X=X, Y=indicator(labels, len(classes)), classes=classes,
-                  terms=terms, doc_ids=[f"{name}/{k + 1}" for k in range(len(labels))],
-                  subset=np.full(len(labels), "all"),
-                  info={"source": path.name, "relation": relation,
-                        "class_entries_omitted": n_omitted})
-
-
-def _is_number(t: str) -> bool:
-    try:
-        float(t)
-    except ValueError:
-        return False
-    return True
+    with blame(path, name):
+        return Corpus(name=name, X=X, Y=indicator(labels, len(classes)), classes=classes,
+                      terms=terms, doc_ids=[f"{name}/{k + 1}" for k in range(len(labels))],
+                      subset=np.full(len(labels), "all"),
+                      info={"source": path.name, "relation": relation,
+                            "class_entries_omitted": n_omitted})
 
 
 def _parser(name: str):
-    fname, _, n_docs, n_classes = FORMAN19[name]
+    fname, _sha, n_docs, n_classes = FORMAN19[name]
 
     def parse(raw_dir: Path, options: dict | None = None) -> Corpus:
         corpus = parse_sparse_arff(Path(raw_dir) / fname, name=name)
         corpus.info.update({"published_docs": n_docs, "published_classes": n_classes})
+        if not _sha:
+            from termweight.datasets.rcv1 import unverified_files
+
+            corpus.info["unverified_files"] = unverified_files(raw_dir, [fname])
         return corpus
     parse.__name__ = f"parse_{name}"
     parse.__doc__ = f"Forman's {name} ({fname}): sparse ARFF word counts."

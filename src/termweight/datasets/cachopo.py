@@ -13,14 +13,17 @@ Expected sizes (Cardoso-Cachopo 2007): R8 5,485 train / 2,189 test, 8 classes; W
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from termweight.datasets.documents import Documents
 from termweight.datasets.registry import DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
-BASE_URLS = ("http://ana.cachopo.org/datasets-for-single-label-text-categorization/",
-             "https://www.cs.umb.edu/~smimarog/textmining/datasets/")
+# https first; the author's own site is tried over http last (every file's SHA-256 is pinned and
+# checked before use, so the transport only matters for availability).
+BASE_URLS = ("https://www.cs.umb.edu/~smimarog/textmining/datasets/",
+             "http://ana.cachopo.org/datasets-for-single-label-text-categorization/")
 SHA256 = {
     "r8-train-all-terms.txt": "f2cebcc0203f9092db55fc11b98377a5c30407121b1d633583580e36d0668ed9",
     "r8-test-all-terms.txt": "2cda485b855244b8995a67b81edc691470059225776627d3c45545206f61a1b2",
@@ -41,7 +44,13 @@ def read_label_tab_text(path: Path) -> tuple[list[str], list[str]]:
     if not path.is_file():
         raise DataError(path, "file missing (run the fetch step first)")
     labels, texts = [], []
-    with open(path, encoding="utf-8", newline="") as fh:
+    blob = path.read_bytes()
+    try:
+        content = blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, f"not UTF-8 (byte 0x{blob[exc.start]:02x})",
+                        line=blob[: exc.start].count(b"\n") + 1) from None
+    with io.StringIO(content, newline="") as fh:
         for lineno, line in enumerate(fh, 1):
             line = line.rstrip("\n").rstrip("\r")
             label, tab, text = line.partition("\t")
@@ -63,9 +72,10 @@ def _parser(name: str, train: str, test: str):
             texts += txts
             labels += [[lab] for lab in labs]
             subset += [sub] * len(labs)
-        return Documents(name=name, doc_ids=doc_ids, texts=texts, labels=labels, subset=subset,
-                         classes=sorted({lab[0] for lab in labels}),
-                         info={"source": f"Cardoso-Cachopo: {train}, {test}"})
+        with blame(Path(raw_dir), name):
+            return Documents(name=name, doc_ids=doc_ids, texts=texts, labels=labels,
+                             subset=subset, classes=sorted({lab[0] for lab in labels}),
+                             info={"source": f"Cardoso-Cachopo: {train}, {test}"})
     parse.__name__ = f"parse_{name}"
     parse.__doc__ = f"Parse {train} / {test} (``label<TAB>text``)."
     return parse

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from termweight import io
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
 
 @dataclass
@@ -44,6 +46,14 @@ class Documents:
                 raise DataError(self.name, f"document {doc_id}: unknown classes {sorted(unknown)}")
             if not self.multilabel and len(labs) != 1:
                 raise DataError(self.name, f"document {doc_id}: {len(labs)} labels in single-label data")
+        from termweight.corpus import check_two_classes
+
+        index = {c: k for k, c in enumerate(self.classes)}
+        rows = [i for i, labs in enumerate(self.labels) for _ in labs]
+        cols = [index[c] for labs in self.labels for c in labs]
+        Y = sp.csr_matrix((np.ones(len(rows), np.uint8), (rows, cols)),
+                          shape=(n, len(self.classes)))
+        check_two_classes(self.name, Y, self.classes, self.info)
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame({"doc_id": self.doc_ids, "text": self.texts,
@@ -59,11 +69,23 @@ class Documents:
 
     @classmethod
     def load(cls, directory) -> Documents:
+        """Read what :meth:`save` wrote; any missing or malformed part names its file."""
+        from termweight.corpus import require_keys
+
         directory = Path(directory)
-        meta = io.read_json(directory / "documents.json")
-        frame = io.read_table(directory / "documents.parquet")
-        return cls(name=meta["name"], doc_ids=frame["doc_id"].astype(str).tolist(),
-                   texts=frame["text"].tolist(),
-                   labels=[s.split("\t") if s else [] for s in frame["labels"]],
-                   subset=frame["subset"].tolist(), classes=meta["classes"],
-                   multilabel=meta["multilabel"], ordinal=meta["ordinal"], info=meta["info"])
+        meta_path, table = directory / "documents.json", directory / "documents.parquet"
+        meta = require_keys(meta_path, io.read_json(meta_path),
+                            {"name": str, "classes": list, "multilabel": bool, "ordinal": bool,
+                             "info": dict})
+        frame = io.read_table(table, required=("doc_id", "text", "labels", "subset"))
+        for col in ("text", "labels", "subset"):
+            bad = [i for i, v in enumerate(frame[col]) if not isinstance(v, str)]
+            if bad:
+                raise DataError(table, f"column {col!r}: row {bad[0] + 1} is not a string")
+        with blame(directory, meta["name"]):  # inconsistent parts: name the directory
+            return cls(name=meta["name"], doc_ids=frame["doc_id"].astype(str).tolist(),
+                       texts=frame["text"].tolist(),
+                       labels=[s.split("\t") if s else [] for s in frame["labels"]],
+                       subset=frame["subset"].tolist(), classes=meta["classes"],
+                       multilabel=meta["multilabel"], ordinal=meta["ordinal"],
+                       info=meta["info"])

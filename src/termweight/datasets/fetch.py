@@ -2,8 +2,9 @@
 
 :func:`fetch` handles every :class:`~termweight.datasets.registry.FileSpec` of a dataset:
 
-1. a file already in ``dest`` and recorded in ``dest/.verified.json`` (same size and mtime, hash
-   accepted) is left alone (idempotent; nothing is copied twice);
+1. a file already in ``dest`` is REHASHED on every call and kept only if its SHA-256 is an
+   accepted one (idempotent: nothing is copied twice; a file changed in place, even with its size
+   and mtime kept, is removed and obtained again);
 2. otherwise it is copied from ``mirror / spec.mirror_subdir / name`` when that exists, else
    downloaded from its URLs (``urllib``, timeout, retries with exponential backoff, progress on
    stderr), else taken out of its canonical archive (:class:`ArchiveSource`);
@@ -11,11 +12,21 @@
    checked BEFORE the file is renamed into place: a mismatch raises
    :class:`~termweight.errors.ChecksumError` and leaves nothing behind;
 4. files with ``extract=True`` are unpacked into ``dest/<name without .tar.gz/.tgz/.zip>``: every
-   member must stay inside the target directory, links/devices/FIFOs are refused, and the tree is
-   built in a temporary directory that is renamed into place only when complete.
+   member must stay inside the target directory, links/devices/FIFOs and duplicate or clashing
+   names are refused, the expansion is bounded (:class:`ExtractLimits`: total bytes, bytes per
+   member, compression ratio), and the tree is built in a temporary directory that is renamed
+   into place only when complete; a digest of the extracted tree is recorded and checked again
+   before the tree is reused.
 
-A file whose checksum could not be confirmed (``sha256 == UNPINNED``, only RCV1's token files) is
-accepted on first use with a warning and its hash is recorded; later runs check against it.
+Canonical archives that a file is taken out of are cached in ``dest/.archives``. A cached archive
+is rehashed before every use (against its pinned SHA-256, else the one recorded when it was
+obtained); a cached archive that fails that, is corrupt, or yields a member whose hash is wrong
+is deleted and obtained again once, so a bad copy is never reused.
+
+A file whose checksum could not be confirmed (``sha256 == UNPINNED``: RCV1's token files and the
+Forman ARFF sets missing from the mirror) is accepted on first use with a warning and its hash is
+recorded; later runs check against it, such a file is never downloaded over plain http, and the
+parsers list it under ``info["unverified_files"]``.
 Set ``TERMWEIGHT_OFFLINE=1`` (or ``allow_download=False``) to forbid network access.
 """
 
@@ -30,31 +41,107 @@ import tarfile
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import warnings
 import zipfile
+import zlib
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from termweight import io
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
-from termweight.errors import ChecksumError, DataError
+from termweight.errors import ArchiveLimitError, ChecksumError, DataError
 
 STATE_FILE = ".verified.json"
 ARCHIVE_DIR = ".archives"
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 USER_AGENT = "termweight/0.1 (research pipeline; +https://github.com)"
 _CHUNK = 1 << 20
+_ARCHIVE_ERRORS = (tarfile.TarError, zipfile.BadZipFile, zipfile.LargeZipFile, EOFError,
+                   zlib.error, NotImplementedError, RuntimeError, ValueError)
+
+
+@dataclass(frozen=True)
+class ExtractLimits:
+    """Bounds on what an archive may expand to (all configurable; ``params.yaml`` key
+    ``archive_limits`` with the same names).
+
+    ``max_total_bytes``: all extracted members together; ``max_member_bytes``: one member;
+    ``max_ratio``: extracted bytes per byte of the archive file (checked for the whole archive
+    and, in a zip, per member) once more than ``ratio_floor_bytes`` were extracted, so small
+    archives of highly compressible text are not refused. The defaults leave room for every
+    declared dataset (the largest, 20 Newsgroups, expands 14 MB to 36 MB) and stop a zip bomb.
+    """
+
+    max_total_bytes: int = 4 << 30
+    max_member_bytes: int = 2 << 30
+    max_ratio: float = 100.0
+    ratio_floor_bytes: int = 1 << 20
+
+    @classmethod
+    def from_params(cls, params: dict | None) -> ExtractLimits:
+        return cls(**(params or {}))
+
+
+class _Budget:
+    """Counts the bytes extracted from one archive and refuses what breaks a limit."""
+
+    def __init__(self, archive: Path, limits: ExtractLimits):
+        self.archive, self.limits = archive, limits
+        self.size = max(1, archive.stat().st_size)
+        self.total = 0
+
+    def check_member(self, name: str, size: int, compressed: int | None = None) -> None:
+        lim = self.limits
+        if size > lim.max_member_bytes:
+            raise ArchiveLimitError(self.archive, f"member {name!r}: {size} bytes exceed the "
+                                                  f"per-member limit of {lim.max_member_bytes}")
+        if compressed is not None and size > lim.ratio_floor_bytes and \
+                size > lim.max_ratio * max(1, compressed):
+            raise ArchiveLimitError(self.archive, f"member {name!r}: compression ratio "
+                                                  f"{size / max(1, compressed):.0f} exceeds "
+                                                  f"the limit of {lim.max_ratio:g}")
+        self._check_total(name, self.total + size)
+
+    def _check_total(self, name: str, total: int) -> None:
+        lim = self.limits
+        if total > lim.max_total_bytes:
+            raise ArchiveLimitError(self.archive, f"member {name!r}: the archive expands to more "
+                                                  f"than the limit of {lim.max_total_bytes} "
+                                                  "bytes")
+        if total > lim.ratio_floor_bytes and total > lim.max_ratio * self.size:
+            raise ArchiveLimitError(self.archive, f"member {name!r}: the archive expands more "
+                                                  f"than {lim.max_ratio:g} times its size of "
+                                                  f"{self.size} bytes")
+
+
+def _copy_bounded(src, dst, budget: _Budget, name: str, declared: int, h=None) -> None:
+    """Copy one member, counting its bytes against its declared size and the budget."""
+    done = 0
+    while block := src.read(_CHUNK):
+        done += len(block)
+        if done > declared:
+            raise ArchiveLimitError(budget.archive, f"member {name!r}: more data than its "
+                                                    f"declared size of {declared} bytes")
+        budget._check_total(name, budget.total + done)
+        if h is not None:
+            h.update(block)
+        dst.write(block)
+    budget.total += done
 
 
 def fetch(spec: DatasetSpec, dest: Path, mirror: Path | None = None, *,
           allow_download: bool | None = None, retries: int = 3, backoff: float = 1.0,
-          timeout: float = 60.0, progress: bool = True) -> Path:
+          timeout: float = 60.0, progress: bool = True,
+          limits: ExtractLimits | None = None) -> Path:
     """Make every file of ``spec`` present and verified in ``dest``; return ``dest``."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     if allow_download is None:
         allow_download = os.environ.get("TERMWEIGHT_OFFLINE", "").lower() not in {"1", "true",
                                                                                   "yes"}
+    limits = limits or ExtractLimits()
     mirror_dir = None
     if mirror is not None:
         mirror_dir = Path(mirror) / (spec.mirror_subdir or spec.name)
@@ -64,11 +151,11 @@ def fetch(spec: DatasetSpec, dest: Path, mirror: Path | None = None, *,
     for f in spec.files:
         target = dest / _safe_relpath(f.name, where=spec.name)
         if not _is_verified(state, f, target):
-            record = _obtain(f, target, dest, mirror_dir, net)
+            record = _obtain(f, target, dest, mirror_dir, net, state, limits)
             state["files"][f.name] = record
             io.write_json(dest / STATE_FILE, state)
         if f.extract:
-            _extract_once(f, target, dest, state)
+            _extract_once(f, target, dest, state, limits)
     return dest
 
 
@@ -92,26 +179,40 @@ def _load_state(dest: Path) -> dict:
     path = dest / STATE_FILE
     if path.exists():
         state = io.read_json(path)
+        if not isinstance(state, dict) or not all(
+                isinstance(state.get(k, {}), dict) for k in ("files", "extracted", "archives")):
+            raise DataError(path, "not a fetch state file (delete it to start again)")
         state.setdefault("files", {})
         state.setdefault("extracted", {})
+        state.setdefault("archives", {})
         return state
-    return {"files": {}, "extracted": {}}
+    return {"files": {}, "extracted": {}, "archives": {}}
+
+
+def _expected(state: dict, f: FileSpec) -> set[str]:
+    """Accepted hashes: the pinned ones, else the one recorded when the file was first used."""
+    pinned = accepted_hashes(f)
+    if pinned:
+        return pinned
+    rec = state["files"].get(f.name)
+    return {rec["sha256"]} if isinstance(rec, dict) and isinstance(rec.get("sha256"), str) \
+        else set()
 
 
 def _is_verified(state: dict, f: FileSpec, target: Path) -> bool:
-    rec = state["files"].get(f.name)
-    if rec is None or not target.is_file():
+    """Rehash ``target`` (never trust size and mtime); a copy that fails is removed."""
+    if not target.is_file() or not isinstance(state["files"].get(f.name), dict):
         return False
-    st = target.stat()
-    if st.st_size != rec.get("size") or st.st_mtime_ns != rec.get("mtime_ns"):
-        return False
-    ok = accepted_hashes(f) or {rec.get("sha256")}  # unpinned: the hash recorded on first use
-    return rec.get("sha256") in ok
+    ok = _expected(state, f)
+    if io.sha256_file(target) in ok:
+        return True
+    target.unlink()
+    return False
 
 
 def _record(target: Path, digest: str, source: str) -> dict:
     st = target.stat()
-    return {"sha256": digest, "size": st.st_size, "mtime_ns": st.st_mtime_ns, "source": source}
+    return {"sha256": digest, "size": st.st_size, "source": source}
 
 
 def _safe_relpath(name: str, where) -> PurePosixPath:
@@ -133,18 +234,22 @@ def _warn_unpinned(name: str, digest: str) -> None:
                   f"as {digest}", stacklevel=3)
 
 
-def _obtain(f: FileSpec, target: Path, dest: Path, mirror_dir: Path | None, net: _Net) -> dict:
+def _obtain(f: FileSpec, target: Path, dest: Path, mirror_dir: Path | None, net: _Net,
+            state: dict, limits: ExtractLimits) -> dict:
+    expected = _expected(state, f)
     # A copy already in place (e.g. state file lost): hash it instead of copying again.
     if target.is_file():
         digest = io.sha256_file(target)
-        if digest in accepted_hashes(f):
+        if digest in expected:
             return _record(target, digest, "existing")
+        target.unlink()  # a wrong or changed copy is never kept
+    canonical = f.sha256 or min(expected, default="")
     if mirror_dir is not None:
         src = mirror_dir / f.name
         if src.is_file():
-            digest = _stream_verified(src.open("rb"), target, accepted_hashes(f), f.sha256,
+            digest = _stream_verified(src.open("rb"), target, expected, canonical,
                                       label=str(src))
-            if not f.sha256:
+            if not expected:
                 _warn_unpinned(f.name, digest)
             return _record(target, digest, f"mirror:{src}")
     where = f"not in mirror {mirror_dir}" if mirror_dir is not None else "no mirror given"
@@ -152,25 +257,48 @@ def _obtain(f: FileSpec, target: Path, dest: Path, mirror_dir: Path | None, net:
         raise DataError(f.name, f"{where} and no download URL is known for this file")
     if f.urls and net.allowed:
         try:
-            digest, url = net.download(f.urls, target, {f.sha256} - {UNPINNED}, f.name,
-                                       where=where)
+            digest, url = net.download(f.urls, target, expected, f.name, where=where,
+                                       https_only=not expected)
         except ChecksumError:
             raise
         except DataError:
             if f.archive is None:
                 raise
         else:
-            if not f.sha256:
+            if not expected:
                 _warn_unpinned(f.name, digest)
             return _record(target, digest, url)
     if f.archive is not None and (net.allowed or _archive_at_hand(f.archive, dest, mirror_dir)):
-        archive = _obtain_archive(f.archive, dest, mirror_dir, net, where)
-        digest = _take_member(archive, f, target)
-        if not f.sha256:
+        digest = _member_from_archive(f, target, dest, mirror_dir, net, where, state, limits,
+                                      expected)
+        if not expected:
             _warn_unpinned(f.name, digest)
         return _record(target, digest, f"archive:{f.archive.name}")
     raise DataError(f.name, f"{where} and no network (downloads disabled; "
                             f"get it from {_first_source(f)})")
+
+
+def _member_from_archive(f: FileSpec, target: Path, dest: Path, mirror_dir: Path | None,
+                         net: _Net, where: str, state: dict, limits: ExtractLimits,
+                         expected: set[str]) -> str:
+    """Take ``f`` out of its canonical archive; a cached archive that fails is obtained again."""
+    a = f.archive
+    for _ in range(2):
+        archive, fresh = _obtain_archive(a, dest, mirror_dir, net, where, state,
+                                         https_only=not (a.sha256 or expected))
+        try:
+            return _take_member(archive, f, target, expected, limits)
+        except DataError:
+            _forget_archive(archive, a, dest, state)
+            if fresh:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _forget_archive(path: Path, a: ArchiveSource, dest: Path, state: dict) -> None:
+    path.unlink(missing_ok=True)
+    if state["archives"].pop(a.name, None) is not None:
+        io.write_json(dest / STATE_FILE, state)
 
 
 def _archive_at_hand(a: ArchiveSource, dest: Path, mirror_dir: Path | None) -> bool:
@@ -185,16 +313,24 @@ def _first_source(f: FileSpec) -> str:
 
 
 def _stream_verified(src, target: Path, accepted: set[str], canonical: str, label,
-                     total: int | None = None, bar: _Progress | None = None) -> str:
-    """Copy the open binary stream ``src`` to ``target`` via a temp file; hash-check first."""
+                     total: int | None = None, bar: _Progress | None = None,
+                     budget: _Budget | None = None, member: tuple[str, int] | None = None) -> str:
+    """Copy the open binary stream ``src`` to ``target`` via a temp file; hash-check first.
+
+    With ``budget`` (an archive member ``(name, declared size)``), the copy stops with an
+    :class:`ArchiveLimitError` as soon as a limit of extraction would be broken.
+    """
     h = hashlib.sha256()
     with src, io.atomic_path(target) as tmp:
         with open(tmp, "wb") as out:
-            while block := src.read(_CHUNK):
-                h.update(block)
-                out.write(block)
-                if bar is not None:
-                    bar.update(len(block))
+            if budget is not None:
+                _copy_bounded(src, out, budget, member[0], member[1], h)
+            else:
+                while block := src.read(_CHUNK):
+                    h.update(block)
+                    out.write(block)
+                    if bar is not None:
+                        bar.update(len(block))
         if bar is not None:
             bar.close()
         digest = h.hexdigest()
@@ -203,17 +339,26 @@ def _stream_verified(src, target: Path, accepted: set[str], canonical: str, labe
 
 
 def _obtain_archive(a: ArchiveSource, dest: Path, mirror_dir: Path | None, net: _Net,
-                    where: str) -> Path:
+                    where: str, state: dict, https_only: bool = False) -> tuple[Path, bool]:
+    """The archive, rehashed if cached (else copied or downloaded), and whether it is new."""
     path = dest / ARCHIVE_DIR / _safe_relpath(a.name, where=a.name)
-    expected = {a.sha256} - {UNPINNED}
-    if path.is_file() and (not expected or io.sha256_file(path) in expected):
-        return path
+    pinned = {a.sha256} - {UNPINNED}
+    rec = state["archives"].get(a.name)
+    recorded = {rec["sha256"]} if isinstance(rec, dict) and isinstance(rec.get("sha256"), str) \
+        else set()
+    if path.is_file():
+        if io.sha256_file(path) in (pinned or recorded):
+            return path, False
+        _forget_archive(path, a, dest, state)  # changed, truncated or never recorded
     if mirror_dir is not None and (mirror_dir / a.name).is_file():
-        _stream_verified((mirror_dir / a.name).open("rb"), path, expected, a.sha256,
-                         label=str(mirror_dir / a.name))
-        return path
-    net.download(a.urls, path, expected, a.name, where=where)
-    return path
+        digest = _stream_verified((mirror_dir / a.name).open("rb"), path, pinned, a.sha256,
+                                  label=str(mirror_dir / a.name))
+    else:
+        digest, _ = net.download(a.urls, path, pinned, a.name, where=where,
+                                 https_only=https_only)
+    state["archives"][a.name] = {"sha256": digest, "size": path.stat().st_size}
+    io.write_json(dest / STATE_FILE, state)
+    return path, True
 
 
 def _find_member(names: list[str], wanted: str, archive: Path) -> str:
@@ -225,24 +370,40 @@ def _find_member(names: list[str], wanted: str, archive: Path) -> str:
     return hits[0]
 
 
-def _take_member(archive: Path, f: FileSpec, target: Path) -> str:
-    """Copy one regular member out of ``archive`` to ``target`` and verify its hash."""
+def _take_member(archive: Path, f: FileSpec, target: Path, accepted: set[str],
+                 limits: ExtractLimits) -> str:
+    """Copy one regular member out of ``archive`` to ``target`` (bounded) and verify its hash."""
     wanted = f.archive.member or f.name
-    accepted = accepted_hashes(f)
-    if archive.name.endswith(".zip"):
-        with zipfile.ZipFile(archive) as zf:
-            infos = {i.filename: i for i in zf.infolist()}
-            name = _find_member(list(infos), wanted, archive)
-            _check_zip_member(infos[name], archive)
-            return _stream_verified(zf.open(name), target, accepted, f.sha256,
-                                    label=f"{archive}:{name}")
-    with tarfile.open(archive) as tf:
-        members = {m.name: m for m in tf.getmembers()}
-        name = _find_member(list(members), wanted, archive)
-        if not members[name].isfile():
-            raise DataError(archive, f"member {name!r} is not a regular file")
-        return _stream_verified(tf.extractfile(members[name]), target, accepted, f.sha256,
-                                label=f"{archive}:{name}")
+    budget = _Budget(archive, limits)
+    canonical = f.sha256 or min(accepted, default="")
+    name = wanted
+    try:
+        if archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as zf:
+                infos = {i.filename: i for i in zf.infolist()}
+                name = _find_member(list(infos), wanted, archive)
+                info = infos[name]
+                if _check_zip_member(info, archive) != "file":
+                    raise DataError(archive, f"member {name!r} is not a regular file")
+                budget.check_member(name, info.file_size, info.compress_size)
+                return _stream_verified(zf.open(info), target, accepted, canonical,
+                                        label=f"{archive}:{name}", budget=budget,
+                                        member=(name, info.file_size))
+        with tarfile.open(archive) as tf:
+            members = {m.name: m for m in tf.getmembers()}
+            name = _find_member(list(members), wanted, archive)
+            m = members[name]
+            if not m.isfile():
+                raise DataError(archive, f"member {name!r} is not a regular file")
+            budget.check_member(name, m.size)
+            return _stream_verified(tf.extractfile(m), target, accepted, canonical,
+                                    label=f"{archive}:{name}", budget=budget,
+                                    member=(name, m.size))
+    except _ARCHIVE_ERRORS as exc:
+        raise DataError(archive, f"corrupt archive (member {name!r}): "
+                                 f"{type(exc).__name__}: {exc}") from None
+    except OSError as exc:
+        raise DataError(archive, f"cannot read member {name!r}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- network
@@ -287,13 +448,20 @@ class _Net:
         self.progress, self.allowed = progress, allowed
 
     def download(self, urls, target: Path, expected: set[str], name: str,
-                 where: str = "") -> tuple[str, str]:
-        """Download the first URL that works and whose content has an accepted hash."""
+                 where: str = "", https_only: bool = False) -> tuple[str, str]:
+        """Download the first URL that works and whose content has an accepted hash.
+
+        ``https_only``: a file without a pinned hash is never taken over plain http (nothing
+        would catch a tampered transfer); such URLs are skipped and named in the error.
+        """
         if not self.allowed:
             raise DataError(name, f"{where} and no network (downloads disabled)")
         errors: list[str] = []
         mismatch: ChecksumError | None = None
         for url in urls:
+            if https_only and urllib.parse.urlsplit(url).scheme not in ("https", "file"):
+                errors.append(f"{url}: refused, plain http for a file without a pinned SHA-256")
+                continue
             for attempt in range(self.retries):
                 try:
                     req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
@@ -323,62 +491,116 @@ class _Net:
 
 # ----------------------------------------------------------------------------- extraction
 
-def _extract_once(f: FileSpec, archive: Path, dest: Path, state: dict) -> None:
+def _extract_once(f: FileSpec, archive: Path, dest: Path, state: dict,
+                  limits: ExtractLimits | None = None) -> None:
+    """Extract ``archive`` unless its tree is in place, from this archive, and unchanged."""
     out = dest / archive_dir_name(f.name)
     digest = state["files"][f.name]["sha256"]
     rec = state["extracted"].get(f.name)
-    if rec is not None and rec.get("sha256") == digest and out.is_dir():
+    if isinstance(rec, dict) and rec.get("sha256") == digest and out.is_dir() \
+            and rec.get("tree") == tree_digest(out):
         return
-    safe_extract(archive, out)
-    state["extracted"][f.name] = {"sha256": digest, "dir": out.name}
+    safe_extract(archive, out, limits)
+    state["extracted"][f.name] = {"sha256": digest, "dir": out.name, "tree": tree_digest(out)}
     io.write_json(dest / STATE_FILE, state)
 
 
-def safe_extract(archive: Path, out: Path) -> Path:
-    """Extract a .tar(.gz) or .zip into ``out`` safely and atomically; return ``out``.
+def tree_digest(root: Path) -> str:
+    """SHA-256 over the sorted relative paths and contents of every file under ``root``."""
+    h = hashlib.sha256()
+    for path in sorted(Path(root).rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            h.update(f"{rel}\0other\n".encode())
+        elif path.is_dir():
+            h.update(f"{rel}\0dir\n".encode())
+        else:
+            h.update(f"{rel}\0{io.sha256_file(path)}\n".encode())
+    return h.hexdigest()
 
-    Every member must resolve inside ``out``; symbolic and hard links, devices and FIFOs are
-    refused (:class:`DataError` naming the archive and member). Members are written by this
-    function (never ``extractall``) into a temporary directory that replaces ``out`` at the end.
+
+def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) -> Path:
+    """Extract a .tar(.gz) or .zip into ``out`` safely, boundedly and atomically; return ``out``.
+
+    Every member must resolve inside ``out``; symbolic and hard links, devices and FIFOs, a name
+    that occurs twice and a file and a directory of the same name are refused; the bytes written
+    are bounded by ``limits`` (:class:`ExtractLimits`). Each refusal is one :class:`DataError`
+    naming the archive and member. Members are written by this function (never ``extractall``)
+    into a temporary directory that replaces ``out`` at the end; on any error it is removed.
     """
     archive, out = Path(archive), Path(out)
+    budget = _Budget(archive, limits or ExtractLimits())
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".extract", dir=out.parent))
+    kinds: dict[Path, str] = {}
+    name = ""
     try:
         root = tmp.resolve()
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as zf:
                 for info in zf.infolist():
-                    path = _member_path(root, info.filename, archive)
-                    if _check_zip_member(info, archive) == "dir":
+                    name = info.filename
+                    path = _member_path(root, name, archive)
+                    kind = _check_zip_member(info, archive)
+                    _claim(kinds, root, path, kind, name, archive)
+                    if kind == "dir":
                         path.mkdir(parents=True, exist_ok=True)
                         continue
+                    budget.check_member(name, info.file_size, info.compress_size)
                     path.parent.mkdir(parents=True, exist_ok=True)
                     with zf.open(info) as src, open(path, "wb") as dst:
-                        shutil.copyfileobj(src, dst, _CHUNK)
+                        _copy_bounded(src, dst, budget, name, info.file_size)
         else:
             with tarfile.open(archive) as tf:
                 for member in tf:
-                    path = _member_path(root, member.name, archive)
+                    name = member.name
+                    path = _member_path(root, name, archive)
                     if member.isdir():
+                        _claim(kinds, root, path, "dir", name, archive)
                         path.mkdir(parents=True, exist_ok=True)
                         continue
                     if not member.isfile():
                         kind = ("link" if member.issym() or member.islnk() else
                                 "device or FIFO")
-                        raise DataError(archive, f"member {member.name!r} is a {kind}; refused")
+                        raise DataError(archive, f"member {name!r} is a {kind}; refused")
+                    _claim(kinds, root, path, "file", name, archive)
+                    budget.check_member(name, member.size)
                     path.parent.mkdir(parents=True, exist_ok=True)
                     with tf.extractfile(member) as src, open(path, "wb") as dst:
-                        shutil.copyfileobj(src, dst, _CHUNK)
+                        _copy_bounded(src, dst, budget, name, member.size)
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError) as exc:
-        raise DataError(archive, f"corrupt archive: {exc}") from None
+    except _ARCHIVE_ERRORS as exc:
+        at = f" at member {name!r}" if name else ""
+        raise DataError(archive, f"corrupt archive{at}: {type(exc).__name__}: {exc}") from None
+    except OSError as exc:
+        raise DataError(archive, f"member {name!r} cannot be written: "
+                                 f"{exc.strerror or exc}") from None
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
     return out
+
+
+def _claim(kinds: dict, root: Path, path: Path, kind: str, name: str, archive: Path) -> None:
+    """Refuse a member whose path was already taken, or that clashes with a file member."""
+    if path == root:
+        if kind == "dir":
+            return
+        raise DataError(archive, f"member {name!r} names the extraction directory itself")
+    before = kinds.get(path)
+    if before == "file" or (before == "dir" and kind == "file"):
+        what = "appears twice" if before == kind else "is both a file and a directory"
+        raise DataError(archive, f"member {name!r} {what}; refused")
+    for parent in path.parents:
+        if parent == root:
+            break
+        if kinds.get(parent) == "file":
+            raise DataError(archive, f"member {name!r} lies under a file member "
+                                     f"{parent.relative_to(root).as_posix()!r}; refused")
+        kinds.setdefault(parent, "dir")
+    kinds[path] = kind
 
 
 def _member_path(root: Path, name: str, archive: Path) -> Path:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import tarfile
+import zlib
 from pathlib import Path
 
 from termweight.datasets.documents import Documents
@@ -38,9 +39,9 @@ CANONICAL_SHA256 = "8f1b2514ca22a5ade8fbb9cfa5727df95fa587f4c87b786e15c759fa66d9
 REPACK_SHA256 = "918abdaf876e73578f229b0c3af017842d1fc949f8f43689eb6d0f241c8698e6"
 FILES = (FileSpec(
     ARCHIVE,
-    urls=("http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
-          "https://ndownloader.figshare.com/files/5975967",
-          "http://people.csail.mit.edu/jrennie/20Newsgroups/20news-bydate.tar.gz"),
+    urls=("https://ndownloader.figshare.com/files/5975967",
+          "https://people.csail.mit.edu/jrennie/20Newsgroups/20news-bydate.tar.gz",
+          "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz"),
     sha256=CANONICAL_SHA256, mirror_sha256=REPACK_SHA256, extract=True),)
 SUBSETS = {"20news-bydate-train": "train", "20news-bydate-test": "test"}
 HEADER_MODES = ("subject", "all", "none")
@@ -105,11 +106,14 @@ def _iter_postings(raw_dir: Path):
     archive = raw_dir / ARCHIVE
     if not archive.is_file():
         raise DataError(archive, "file missing (run the fetch step first)")
-    with tarfile.open(archive) as tf:
-        for member in tf:
-            parts = member.name.removeprefix("./").split("/")
-            if member.isfile() and len(parts) == 3 and parts[0] in SUBSETS:
-                yield SUBSETS[parts[0]], parts[1], parts[2], tf.extractfile(member).read()
+    try:
+        with tarfile.open(archive) as tf:
+            for member in tf:
+                parts = member.name.removeprefix("./").split("/")
+                if member.isfile() and len(parts) == 3 and parts[0] in SUBSETS:
+                    yield SUBSETS[parts[0]], parts[1], parts[2], tf.extractfile(member).read()
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as exc:
+        raise DataError(archive, f"corrupt archive: {exc}") from None
 
 
 def parse_20news(raw_dir: Path, options: dict | None = None) -> Documents:

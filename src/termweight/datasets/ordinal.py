@@ -23,20 +23,24 @@ PRP experiments (Mukras et al.) use equal class sizes.
 from __future__ import annotations
 
 import gzip
+import io
 import json
+import math
+import zlib
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from termweight.datasets.documents import Documents
+from termweight.datasets.numeric import FLOAT
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
 AUTHORS = ("Dennis+Schwartz", "James+Berardinelli", "Scott+Renshaw", "Steve+Rhodes")
 PANG_LEE_ARCHIVE = ArchiveSource(
     name="scale_data.tar.gz",
-    urls=("http://www.cs.cornell.edu/people/pabo/movie-review-data/scale_data.tar.gz",))
+    urls=("https://www.cs.cornell.edu/people/pabo/movie-review-data/scale_data.tar.gz",))
 _PL_SHA = {
     "Dennis+Schwartz": {
         "id": "f7eb85839454406ed767752cedbff8d9ea8f059d3811366aec75aa24ebb0c515",
@@ -111,6 +115,15 @@ def _read_lines(path: Path) -> list[str]:
     return lines
 
 
+def _rating(text: str) -> float | None:
+    """A normalised Pang & Lee rating (0..1), or None when the text is not one."""
+    text = text.strip()
+    if not FLOAT.fullmatch(text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) and 0.0 <= value <= 1.0 else None
+
+
 def read_pang_lee(raw_dir: Path, n_classes: int, author: str | None = None) -> Documents:
     """Read the scale dataset with its ``n_classes``-class labels (3 or 4)."""
     if n_classes not in (3, 4):
@@ -134,15 +147,20 @@ def read_pang_lee(raw_dir: Path, n_classes: int, author: str | None = None) -> D
             lab = lab.strip()
             if lab not in classes:
                 raise DataError(label_path, f"label {lab!r} not in {classes}", line=i + 1)
+            value = _rating(rating)
+            if value is None:
+                raise DataError(base / f"rating.{a}", f"rating {rating.strip()!r} is not a "
+                                                      "number in 0..1", line=i + 1)
             doc_ids.append(f"{a}/{rid.strip()}")
             texts.append(text.strip())
             labels.append([lab])
-            ratings.append(float(rating))
+            ratings.append(value)
     name = f"pang_lee_{n_classes}class"
-    return Documents(name=name, doc_ids=doc_ids, texts=texts, labels=labels,
-                     subset=["all"] * len(doc_ids), classes=classes, ordinal=True,
-                     info={"source": "Pang & Lee scale dataset v1.0", "authors": list(authors),
-                           "n_docs_per_author": dict(Counter(d.split("/")[0] for d in doc_ids))})
+    with blame(Path(raw_dir) / "scaledata", name):
+        return Documents(name=name, doc_ids=doc_ids, texts=texts, labels=labels,
+                         subset=["all"] * len(doc_ids), classes=classes, ordinal=True,
+                         info={"source": "Pang & Lee scale dataset v1.0", "authors": list(authors),
+                               "n_docs_per_author": dict(Counter(d.split("/")[0] for d in doc_ids))})
 
 
 def parse_pang_lee_3class(raw_dir: Path, options: dict | None = None) -> Documents:
@@ -155,6 +173,42 @@ def parse_pang_lee_4class(raw_dir: Path, options: dict | None = None) -> Documen
     return read_pang_lee(raw_dir, 4, (options or {}).get("author"))
 
 
+# JSON types of the fields the parser reads (``None`` allowed where the data has nulls)
+_AMAZON_FIELDS = {"overall": (int, float), "reviewerID": str, "unixReviewTime": int,
+                  "reviewText": (str, type(None)), "summary": (str, type(None)),
+                  "asin": str}
+_AMAZON_REQUIRED = ("overall", "reviewerID", "unixReviewTime")
+
+
+def _refuse_constant(name):
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def _short(value, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _gzip_text_lines(path: Path):
+    """The UTF-8 lines of a gzip file (universal newlines, as text mode reads them).
+
+    A truncated or corrupt gzip stream and a non-UTF-8 byte are :class:`DataError` naming the
+    file (and, for the byte, the line).
+    """
+    try:
+        with gzip.open(path, "rb") as fh:
+            blob = fh.read()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DataError(path, f"corrupt or truncated gzip file: {exc}") from None
+    try:
+        content = blob.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, f"not UTF-8 (byte 0x{blob[exc.start]:02x})",
+                        line=blob[: exc.start].count(b"\n") + 1) from None
+    with io.StringIO(content, newline=None) as fh:
+        yield from fh
+
+
 def parse_amazon_beauty(raw_dir: Path, options: dict | None = None) -> Documents:
     """All_Beauty 5-core, deduplicated; option ``include_summary`` (default False)."""
     path = Path(raw_dir) / AMAZON_FILE.name
@@ -164,43 +218,53 @@ def parse_amazon_beauty(raw_dir: Path, options: dict | None = None) -> Documents
     seen: dict[tuple, int] = {}
     doc_ids, texts, labels = [], [], []
     n_records = n_empty = n_conflicts = 0
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            n_records += 1
-            try:
-                rec = json.loads(line)
-                stars = rec["overall"]
-                key = (rec["reviewerID"], rec["unixReviewTime"], rec.get("reviewText", ""))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise DataError(path, f"bad review record: {exc}", line=lineno) from None
-            if stars not in (1, 2, 3, 4, 5):
-                raise DataError(path, f"overall={stars!r} is not 1..5 stars", line=lineno)
-            label = str(int(stars))
-            if key in seen:
-                first = seen[key]
-                if first >= 0 and labels[first] != [label]:
-                    n_conflicts += 1
-                continue
-            text = (rec.get("reviewText") or "").strip()
-            if not text:
-                seen[key] = -1
-                n_empty += 1
-                continue
-            if include_summary and rec.get("summary"):
-                text = f"{rec['summary'].strip()}\n{text}"
-            seen[key] = len(labels)
-            doc_ids.append(f"{key[0]}/{key[1]}/{rec.get('asin', '')}")
-            texts.append(text)
-            labels.append([label])
+    for lineno, line in enumerate(_gzip_text_lines(path), 1):
+        if not line.strip():
+            continue
+        n_records += 1
+        try:
+            rec = json.loads(line, parse_constant=_refuse_constant)
+        except (json.JSONDecodeError, ValueError, RecursionError) as exc:
+            raise DataError(path, f"bad review record: {exc}", line=lineno) from None
+        if not isinstance(rec, dict):
+            raise DataError(path, f"bad review record: a JSON {type(rec).__name__}, not an "
+                                  "object", line=lineno)
+        for field, kinds in _AMAZON_FIELDS.items():
+            if field not in rec and field in _AMAZON_REQUIRED:
+                raise DataError(path, f"bad review record: no {field!r}", line=lineno)
+            if field in rec and (not isinstance(rec[field], kinds)
+                                 or isinstance(rec[field], bool)):
+                raise DataError(path, f"bad review record: {field}={_short(rec[field])} has "
+                                      f"type {type(rec[field]).__name__}", line=lineno)
+        stars = rec["overall"]
+        if stars not in (1, 2, 3, 4, 5):
+            raise DataError(path, f"overall={stars!r} is not 1..5 stars", line=lineno)
+        key = (rec["reviewerID"], rec["unixReviewTime"], rec.get("reviewText", ""))
+        label = str(int(stars))
+        if key in seen:
+            first = seen[key]
+            if first >= 0 and labels[first] != [label]:
+                n_conflicts += 1
+            continue
+        text = (rec.get("reviewText") or "").strip()
+        if not text:
+            seen[key] = -1
+            n_empty += 1
+            continue
+        if include_summary and rec.get("summary"):
+            text = f"{rec['summary'].strip()}\n{text}"
+        seen[key] = len(labels)
+        doc_ids.append(f"{key[0]}/{key[1]}/{rec.get('asin', '')}")
+        texts.append(text)
+        labels.append([label])
     info = {"source": "Amazon Review Data 2018, All_Beauty 5-core",
             "records": n_records, "distinct_reviews": len(seen), "without_text": n_empty,
             "kept": len(labels), "duplicate_key": "(reviewerID, unixReviewTime, reviewText)",
             "duplicates_with_other_rating": int(n_conflicts), "include_summary": include_summary}
-    return Documents(name="amazon_beauty", doc_ids=doc_ids, texts=texts, labels=labels,
-                     subset=["all"] * len(labels), classes=["1", "2", "3", "4", "5"],
-                     ordinal=True, info=info)
+    with blame(path, "amazon_beauty"):
+        return Documents(name="amazon_beauty", doc_ids=doc_ids, texts=texts, labels=labels,
+                         subset=["all"] * len(labels), classes=["1", "2", "3", "4", "5"],
+                         ordinal=True, info=info)
 
 
 register(DatasetSpec(

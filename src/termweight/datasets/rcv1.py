@@ -12,9 +12,12 @@ stop-worded and Porter-stemmed by the authors) on the following lines, records s
 lines. The text of a document is its tokens joined by single spaces; re-tokenise it by splitting
 on white space only (stemming again would change the authors' stems).
 
-Checksums: no published SHA-256 was found for the five token files; they are declared UNPINNED
-(accepted on first download with a warning, the hash recorded in ``.verified.json`` and checked
-from then on). For the qrels file, the SHA-256 is the one scikit-learn pins for its figshare
+Checksums: no published SHA-256 was found for the five token files, and they are not in the
+shared mirror, so their hashes could not be computed here; they are declared UNPINNED: accepted
+on first download (over https only) with a warning, the hash recorded in ``.verified.json`` and
+checked from then on, and every corpus built from them says so in ``info["unverified_files"]``
+(file name -> the SHA-256 found on first use), which the ``count`` step copies into the corpus
+metadata. For the qrels file, the SHA-256 is the one scikit-learn pins for its figshare
 copy (``fetch_rcv1``), which scikit-learn presents as the same file as the JMLR original; that
 identity could not be confirmed here. The files are not in the shared mirror and cannot be
 downloaded in this environment: the parser is tested on a small sample in the same format.
@@ -23,6 +26,7 @@ downloaded in this environment: the parser is tested on a small sample in the sa
 from __future__ import annotations
 
 import gzip
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -30,8 +34,9 @@ from termweight.datasets.documents import Documents
 from termweight.datasets.registry import UNPINNED, DatasetSpec, FileSpec, register
 from termweight.errors import DataError
 
-JMLR = ("http://www.ai.mit.edu/projects/jmlr/papers/volume5/lewis04a/",
-        "https://jmlr.csail.mit.edu/papers/volume5/lewis04a/")
+# https only: the old www.ai.mit.edu address of the same tree is plain http, and the token
+# files have no pinned SHA-256 to catch a tampered transfer.
+JMLR = ("https://jmlr.csail.mit.edu/papers/volume5/lewis04a/",)
 TOKEN_FILES = ("lyrl2004_tokens_train.dat.gz",) + tuple(
     f"lyrl2004_tokens_test_pt{k}.dat.gz" for k in range(4))
 QRELS = "rcv1-v2.topics.qrels.gz"
@@ -51,30 +56,51 @@ def _open_text(path: Path):
     return open(path, encoding="latin-1", newline="\n")
 
 
+def _lines(path: Path):
+    """``(line number, line)`` of a (gzip) Latin-1 file; a corrupt gzip names the file."""
+    lineno = 0
+    try:
+        with _open_text(path) as fh:
+            for lineno, raw in enumerate(fh, 1):  # noqa: B007 (used after the loop on error)
+                yield lineno, raw
+    except (OSError, EOFError, zlib.error) as exc:
+        raise DataError(path, f"corrupt or truncated gzip data after line {lineno}: "
+                              f"{exc}") from None
+
+
+def unverified_files(raw_dir: Path, names) -> dict[str, str]:
+    """``name -> SHA-256 recorded on first use`` (or ``"not recorded"``) of unpinned files."""
+    from termweight.datasets.fetch import STATE_FILE
+    from termweight.io import read_json
+
+    state = Path(raw_dir) / STATE_FILE
+    files = read_json(state).get("files", {}) if state.is_file() else {}
+    return {n: (files.get(n) or {}).get("sha256", "not recorded") for n in names}
+
+
 def read_lyrl_tokens(path: Path):
     """Yield ``(docid, text)`` from a LYRL2004 token file (``.gz`` or plain)."""
     path = Path(path)
     doc_id, tokens, state, start = None, [], "start", 0
-    with _open_text(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.strip()
-            if line.startswith(".I"):
-                if doc_id is not None:
-                    if state != "W":
-                        raise DataError(path, f"document {doc_id} has no .W line", line=start)
-                    yield doc_id, " ".join(tokens)
-                parts = line.split()
-                if len(parts) != 2 or not parts[1].isdigit():
-                    raise DataError(path, "expected '.I <numeric docid>'", line=lineno)
-                doc_id, tokens, state, start = parts[1], [], "I", lineno
-            elif line == ".W":
-                if state != "I":
-                    raise DataError(path, "'.W' without a preceding '.I <docid>'", line=lineno)
-                state = "W"
-            elif line:
+    for lineno, raw in _lines(path):
+        line = raw.strip()
+        if line.startswith(".I"):
+            if doc_id is not None:
                 if state != "W":
-                    raise DataError(path, "tokens outside a '.I' / '.W' record", line=lineno)
-                tokens.extend(line.split())
+                    raise DataError(path, f"document {doc_id} has no .W line", line=start)
+                yield doc_id, " ".join(tokens)
+            parts = line.split()
+            if len(parts) != 2 or not (parts[1].isascii() and parts[1].isdigit()):
+                raise DataError(path, "expected '.I <numeric docid>'", line=lineno)
+            doc_id, tokens, state, start = parts[1], [], "I", lineno
+        elif line == ".W":
+            if state != "I":
+                raise DataError(path, "'.W' without a preceding '.I <docid>'", line=lineno)
+            state = "W"
+        elif line:
+            if state != "W":
+                raise DataError(path, "tokens outside a '.I' / '.W' record", line=lineno)
+            tokens.extend(line.split())
     if doc_id is not None:
         if state != "W":
             raise DataError(path, f"document {doc_id} has no .W line", line=start)
@@ -85,14 +111,13 @@ def read_qrels(path: Path) -> dict[str, list[str]]:
     """``docid -> sorted topics`` from ``<topic> <docid> 1`` lines."""
     path = Path(path)
     topics: dict[str, set[str]] = defaultdict(set)
-    with _open_text(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
-            parts = raw.split()
-            if not parts:
-                continue
-            if len(parts) != 3 or not parts[1].isdigit():
-                raise DataError(path, "expected '<topic> <docid> 1'", line=lineno)
-            topics[parts[1]].add(parts[0])
+    for lineno, raw in _lines(path):
+        parts = raw.split()
+        if not parts:
+            continue
+        if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()):
+            raise DataError(path, "expected '<topic> <docid> 1'", line=lineno)
+        topics[parts[1]].add(parts[0])
     return {d: sorted(t) for d, t in topics.items()}
 
 
@@ -115,7 +140,9 @@ def parse_rcv1(raw_dir: Path, options: dict | None = None) -> Documents:
                      info={"source": "RCV1-v2 LYRL2004 token files", "test_parts": list(parts),
                            "tokens": "pre-stemmed; split on white space only",
                            "published_sizes": PUBLISHED_SIZES,
-                           "docs_without_topics": sum(not lab for lab in labels)})
+                           "docs_without_topics": sum(not lab for lab in labels),
+                           "unverified_files": unverified_files(
+                               raw_dir, [f for _, f in sources])})
 
 
 register(DatasetSpec(

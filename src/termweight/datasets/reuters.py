@@ -44,8 +44,9 @@ from termweight.errors import DataError
 
 ARCHIVE = ArchiveSource(
     name="reuters21578.tar.gz",
-    urls=("http://www.daviddlewis.com/resources/testcollections/reuters21578/reuters21578.tar.gz",
-          "http://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz"),
+    # https first; D. Lewis's own site last, over http (the .sgm members are pinned and checked)
+    urls=("https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
+          "http://www.daviddlewis.com/resources/testcollections/reuters21578/reuters21578.tar.gz"),
 )
 SGM_SHA256 = {
     "reut2-000.sgm": "9ff9bb40624ef992a03f62aace12e697dca1087abfd9b4d06aa787a6ad3e0687",

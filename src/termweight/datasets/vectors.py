@@ -28,8 +28,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight.corpus import Corpus, indicator
+from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.errors import DataError, blame
 
 UCI_OLD = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 SPAMBASE_FILES = (
@@ -88,11 +89,18 @@ def parse_spambase(raw_dir: Path, options: dict | None = None) -> Corpus:
             raise DataError(path, f"{len(fields)} fields, expected 58 (57 attributes + class)",
                             line=i + 1)
         rows.append(fields)
-    try:
-        table = np.asarray(rows, dtype=str).astype(np.float64)
-    except ValueError:
-        bad = next(i for i, r in enumerate(rows) if not all(_is_number(f) for f in r))
-        raise DataError(path, "non-numeric field", line=bad + 1) from None
+    if not rows:
+        raise DataError(path, "no data lines")
+    flat, bad = parse_tokens(np.asarray(rows, dtype=str).ravel(), "float")
+    if bad is not None:
+        raise DataError(path, f"field {bad % 58 + 1}: {rows[bad // 58][bad % 58]!r} is not a "
+                              "finite number", line=bad // 58 + 1)
+    table = flat.reshape(len(rows), 58)
+    neg = np.flatnonzero((table[:, :57] < 0).ravel())
+    if neg.size:
+        r, c = divmod(int(neg[0]), 57)
+        raise DataError(path, f"field {c + 1} ({rows[r][c]}): attributes are frequencies, "
+                              "run lengths and counts, never negative", line=r + 1)
     y = table[:, -1]
     if not np.isin(y, (0.0, 1.0)).all():
         raise DataError(path, "class column must be 0 or 1",
@@ -101,27 +109,23 @@ def parse_spambase(raw_dir: Path, options: dict | None = None) -> Corpus:
         raise DataError(raw_dir / "spambase.names", f"found {len(names)} attribute names, "
                                                     "expected 57")
     n = table.shape[0]
-    return Corpus(name="spambase", X=sp.csr_matrix(table[:, :57]),
-                  Y=indicator(y.astype(np.int64), 2), classes=["0", "1"], terms=names,
-                  doc_ids=[str(i + 1) for i in range(n)], subset=np.full(n, "all"),
-                  info={"source": "UCI Spambase", "bag_of_words_columns": [1, 54],
-                        "note": "columns 1-54 (word_freq_*, char_freq_*) are the bag-of-words "
-                                "part; 55-57 are capital_run_length_* statistics"})
+    with blame(path, "spambase"):
+        return Corpus(name="spambase", X=sp.csr_matrix(table[:, :57]),
+                      Y=indicator(y.astype(np.int64), 2), classes=["0", "1"], terms=names,
+                      doc_ids=[str(i + 1) for i in range(n)], subset=np.full(n, "all"),
+                      info={"source": "UCI Spambase", "bag_of_words_columns": [1, 54],
+                            "note": "columns 1-54 (word_freq_*, char_freq_*) are the bag-of-words "
+                                    "part; 55-57 are capital_run_length_* statistics"})
 
 
-def _is_number(t: str) -> bool:
-    try:
-        float(t)
-    except ValueError:
-        return False
-    return True
-
-
-def read_svmlight(path: Path, n_features: int | None = None, labelled: bool = True):
+def read_svmlight(path: Path, n_features: int | None = None, labelled: bool = True,
+                  counts: bool = False):
     """Parse SVM-light / Dexter sparse lines into (CSR float64, labels or None).
 
     Line format ``[<label>] idx:val idx:val ... [# comment]``, 1-based increasing indices;
-    ``qid:`` pairs are ignored; lines that are empty or start with ``#`` are skipped.
+    ``qid:`` pairs are ignored; lines that are empty or start with ``#`` are skipped. Indices
+    and values must be plain ASCII numbers and values finite (``nan``/``inf`` are refused with
+    file and line); ``counts=True`` also refuses negative values.
     """
     path = Path(path)
     labels, idx, vals, indptr, line_of = [], [], [], [0], []
@@ -149,14 +153,18 @@ def read_svmlight(path: Path, n_features: int | None = None, labelled: bool = Tr
         raise DataError(path, "no data lines")
     indptr = np.asarray(indptr)
     row_of = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
-    try:
-        ind = np.asarray(idx, dtype=str).astype(np.int64)
-        val = np.asarray(vals, dtype=str).astype(np.float64)
-    except ValueError:
-        bad = next(j for j, (k, v) in enumerate(zip(idx, vals, strict=True))
-                   if not (k.isdigit() and _is_number(v)))
-        raise DataError(path, f"bad entry {idx[bad]}:{vals[bad]}",
-                        line=line_of[row_of[bad]]) from None
+    ind, bad = parse_tokens(idx, "int")
+    if bad is None:
+        val, bad = parse_tokens(vals, "float")
+    if bad is not None:
+        raise DataError(path, f"bad entry {idx[bad]}:{vals[bad]} (expected index:value, a "
+                              "positive integer and a finite number)",
+                        line=line_of[row_of[bad]])
+    if counts:
+        bad = np.flatnonzero(val < 0)
+        if bad.size:
+            raise DataError(path, f"negative count {idx[bad[0]]}:{vals[bad[0]]}",
+                            line=line_of[row_of[bad[0]]])
     limit = n_features if n_features is not None else int(ind.max(initial=1))
     bad = np.flatnonzero((ind < 1) | (ind > limit))
     if bad.size:
@@ -188,7 +196,8 @@ def parse_svmlight_example1(raw_dir: Path, options: dict | None = None) -> Corpu
 
 
 def _dexter_part(raw_dir: Path, part: str):
-    X, _ = read_svmlight(raw_dir / f"dexter_{part}.data", DEXTER_FEATURES, labelled=False)
+    X, _ = read_svmlight(raw_dir / f"dexter_{part}.data", DEXTER_FEATURES, labelled=False,
+                         counts=True)
     path = raw_dir / f"dexter_{part}.labels"
     labels = []
     for i, line in enumerate(_lines(path)):
@@ -221,7 +230,8 @@ def parse_dexter(raw_dir: Path, options: dict | None = None) -> Corpus:
 
 def read_dexter_test(raw_dir: Path) -> sp.csr_matrix:
     """The 2,000 unlabelled Dexter test rows (int32 CSR, 20,000 columns)."""
-    X, _ = read_svmlight(Path(raw_dir) / "dexter_test.data", DEXTER_FEATURES, labelled=False)
+    X, _ = read_svmlight(Path(raw_dir) / "dexter_test.data", DEXTER_FEATURES, labelled=False,
+                         counts=True)
     return X.astype(np.int32)
 
 

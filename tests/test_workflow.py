@@ -47,7 +47,8 @@ def test_snakemake_outputs(snake2):
     assert r"\toprule" in tex and r"\bottomrule" in tex and "binary-bns" in tex
     for ext in ("pdf", "png"):
         assert (snake2 / f"reports/figures/slice.{ext}").stat().st_size > 1000
-    assert (snake2 / "logs/train/slice/binary/r0f0.log").read_text().count("tasks fitted") == 1
+    # one job per step over all splits and encodings (the default fan-out)
+    assert (snake2 / "logs/train/slice.log").read_text().count("tasks fitted") == 4
     assert nothing_to_do(snake2, SMK_SLICE)
 
 
@@ -55,6 +56,48 @@ def test_cores_do_not_change_results(snake2, tmp_path):
     root = make_project(tmp_path / "snake1", SMALL)
     run(["snakemake", *SMK_SLICE, "--cores", "1", "--quiet"], root)
     assert digests(root) == digests(snake2)
+
+
+def test_per_split_fanout_writes_the_same_bytes(snake2, tmp_path):
+    # `--config fanout=split` (the Slurm profile's): one job per split and encoding
+    root = make_project(tmp_path / "split", SMALL)
+    res = run(["snakemake", *SMK_SLICE, "--cores", "2", "--config", "fanout=split"], root)
+    assert "rule train:" in res.stdout + res.stderr and "train_slice" not in res.stdout + res.stderr
+    assert (root / "logs/train/slice/binary/r0f0.log").exists()
+    assert digests(root) == digests(snake2)
+
+
+def test_snakemake_and_dvc_never_run_at_once(tmp_path):
+    import subprocess
+    import time
+
+    from workflow_utils import env
+
+    root = make_project(tmp_path / "both", SMALL)
+    # dvc repro running -> snakemake refuses before touching anything
+    dvc = subprocess.Popen(["dvc", "repro", "-q", *DVC_SLICE], cwd=root, env=env(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        while not (root / "data/documents/bbc").exists() and dvc.poll() is None:
+            time.sleep(0.2)
+        res = run(["snakemake", "--cores", "1", *SMK_SLICE], root, check=False)
+        assert dvc.poll() is None, "dvc repro ended too soon for the test"
+        assert res.returncode != 0
+        assert "is running in this checkout" in res.stderr + res.stdout
+    finally:
+        assert dvc.wait(timeout=600) == 0, dvc.stderr.read()
+    # snakemake running -> dvc repro is refused by DVC's own lock
+    smk = subprocess.Popen(["snakemake", "--cores", "1", "--forceall", *SMK_SLICE], cwd=root,
+                           env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        log = root / "logs/stats/slice.log"
+        while not log.exists() and smk.poll() is None:
+            time.sleep(0.2)
+        res = run(["dvc", "repro", *DVC_SLICE], root, check=False)
+        assert smk.poll() is None, "snakemake ended too soon for the test"
+        assert res.returncode != 0 and "Unable to acquire lock" in res.stderr + res.stdout
+    finally:
+        assert smk.wait(timeout=600) == 0, smk.stderr.read()
 
 
 def test_dvc_repro_then_snakemake_has_nothing_to_do(dvcrun, snake2):
@@ -70,7 +113,8 @@ def test_snakemake_then_dvc_repro_recomputes_nothing(dvcrun, tmp_path):
     root = make_project(tmp_path / "s_then_d", SMALL)
     shutil.copy2(dvcrun / "dvc.lock", root / "dvc.lock")
     res = run(["snakemake", "--cores", "2", *SMK_SLICE], root)
-    assert "match dvc.lock; their outputs are now in the DVC cache" in res.stderr
+    assert "every output byte-identical to the lock; their data/ outputs are now in the DVC" \
+        in res.stderr
     assert run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], root).stdout.strip() == "{}"
     before = mtimes(root)
     res = run(["dvc", "repro", *DVC_SLICE], root)

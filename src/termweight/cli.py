@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -44,6 +45,54 @@ def _encodings(args) -> list[str]:
 
 def _jobs(args) -> list[tuple[str, str]]:
     return [(name, e) for e in _encodings(args) for name in _names(args)]
+
+
+def _workers(args, n_items: int) -> int:
+    want = getattr(args, "jobs", None) or len(os.sched_getaffinity(0))
+    return max(1, min(want, n_items))
+
+
+_TASK: tuple | None = None  # (function, items) handed to forked workers
+
+
+def _run_task(i: int):
+    fn, items = _TASK
+    try:
+        fn(items[i])
+    except TermweightError as exc:
+        return ("error", str(exc))
+    except BaseException:  # noqa: BLE001 - a bug: its traceback goes back to the parent
+        import traceback
+
+        return ("crash", traceback.format_exc())
+    return None
+
+
+def _for_each(args, fn, items) -> None:
+    """``fn(item)`` for every item, in up to ``--jobs`` forked processes (default: the CPUs this
+    process may use). Every item writes its own files (atomically), so the outputs are the same
+    bytes whatever the number of processes."""
+    global _TASK
+    items = list(items)
+    n = _workers(args, len(items))
+    if n == 1:
+        for item in items:
+            fn(item)
+        return
+    import multiprocessing
+
+    _TASK = (fn, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            results = pool.map(_run_task, range(len(items)), chunksize=1)
+    finally:
+        _TASK = None
+    for r in results:
+        if r is not None and r[0] == "error":
+            raise TermweightError(r[1])
+    for r in results:
+        if r is not None:
+            raise RuntimeError(f"a worker process failed:\n{r[1]}")
 
 
 def _fmt(template: str, **kw) -> str:
@@ -199,12 +248,14 @@ def cmd_encode(args) -> None:
     from termweight.splits import Split
 
     corpus = Corpus.load(args.corpus)
-    for name in _names(args):
+    encodings = _encodings(args)
+
+    def one(name):
         split = Split.load(_fmt(args.split, split=name))
         columns, _ = _load_stats(_fmt(args.stats, split=name))
         scores = io.load_arrays(_fmt(args.scores, split=name))
         X = corpus.X[:, columns]
-        for encoding in _encodings(args):
+        for encoding in encodings:
             base, metric = encoding_parts(encoding)
             idf = scores["idf"][0] if base == "tfidf" else None
             extra = {}
@@ -216,13 +267,17 @@ def cmd_encode(args) -> None:
                            Y_train=corpus.Y[split.train], Y_test=corpus.Y[split.test], **extra)
             log.info("split %s: encoded %s (%d features)", name, encoding, columns.size)
 
+    _for_each(args, one, _names(args))
+
 
 def cmd_train(args) -> None:
     from termweight.learners.linear import fit_one_vs_rest
 
     C = args.C if args.C is not None else (
         _experiment(args)[1]["learner"].get("C", 1.0) if args.params else 1.0)
-    for name, e in _jobs(args):
+
+    def one(job):
+        name, e = job
         enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
         coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
@@ -231,6 +286,8 @@ def cmd_train(args) -> None:
                        fitted=fitted)
         log.info("split %s, %s: %d/%d tasks fitted in %.2f s", name, e, int(fitted.sum()),
                  fitted.size, time.perf_counter() - t0)
+
+    _for_each(args, one, _jobs(args))
 
 
 def cmd_predict(args) -> None:
@@ -353,12 +410,29 @@ def _add_names(p, encodings: bool = False):
     p.add_argument("--params", help="params.yaml (default split/encoding lists come from it)")
     p.add_argument("--exp", help="experiment name in params.yaml")
     p.add_argument("--names", nargs="+", help="split names (default: all of the experiment)")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="worker processes (default: the CPUs available; outputs do not depend on it)")
     if encodings:
         p.add_argument("--encoding", nargs="+",
                        help="encodings (default: all of the experiment)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv) -> str | None:
+    """The sub-command named in ``argv`` (the first token that is not a global option)."""
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--log":
+            i += 2
+        elif tok.startswith("-"):
+            i += 1
+        else:
+            return tok
+    return None
+
+
+def build_parser(argv=None) -> argparse.ArgumentParser:
+    """The CLI; for a paper's step only that paper's modules are imported (faster start-up)."""
     ap = argparse.ArgumentParser(prog="termweight", description=__doc__.splitlines()[0])
     ap.add_argument("--log", help="also write progress and timings to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -451,19 +525,30 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--runs", required=True)
         p.add_argument("--out", required=True)
         p.set_defaults(func=func)
-    _register_experiments(sub)
+    command = _command_of(sys.argv[1:] if argv is None else argv)
+    if command not in sub.choices:
+        _register_experiments(sub, command)
     return ap
 
 
-def _register_experiments(sub) -> None:
-    """Add the sub-commands of every ``termweight.experiments`` module that has ``register``."""
+def _register_experiments(sub, command: str | None = None) -> None:
+    """Add the sub-commands of the ``termweight.experiments`` modules that define ``register``.
+
+    ``command`` ``<paper>-<step>`` imports only ``<paper>`` and ``<paper>_report`` (``report*``:
+    the report module); anything else (``--help``, a typo) imports them all, to list them.
+    """
     import importlib
     import pkgutil
 
     from termweight import experiments
 
-    for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"termweight.experiments.{info.name}")
+    names = sorted(info.name for info in pkgutil.iter_modules(experiments.__path__))
+    if command:
+        paper = "report" if command.startswith("report") else command.split("-")[0]
+        wanted = [n for n in names if n in (paper, f"{paper}_report")]
+        names = wanted or names
+    for name in names:
+        module = importlib.import_module(f"termweight.experiments.{name}")
         if hasattr(module, "register"):
             module.register(sub)
 
@@ -480,7 +565,7 @@ def _fail(args, message: str) -> int:
 def main(argv=None) -> int:
     """Run one step. Bad input (a :class:`TermweightError`, or a file the OS refuses to open,
     read or write) is ONE line on stderr naming the file, exit status 2; never a traceback."""
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     t0 = time.perf_counter()
     try:
         # With --log, progress goes to that file only (a workflow's per-rule log); errors are

@@ -186,7 +186,8 @@ def cache_verified_outputs(root: str | os.PathLike = ".") -> dict[str, list[str]
     """Cache the ``data/`` outputs of every dvc.lock stage whose outputs all match the lock.
 
     Returns the stages by outcome: ``stored`` (verified now, objects copied into the cache),
-    ``cached`` (every data/ output already in the cache: not rehashed), ``differs`` (an output
+    ``cached`` (nothing to store: every data/ output already in the cache, not rehashed; other
+    outputs verified), ``differs`` (an output
     missing here or with another hash: left alone).
     """
     root = Path(root)
@@ -196,7 +197,7 @@ def cache_verified_outputs(root: str | os.PathLike = ".") -> dict[str, list[str]
     lock = yaml.safe_load((root / "dvc.lock").read_text()) or {}
     cache, spec = cache_dir(root), _ignore_spec(root)
     for stage, outs in _lock_outs(lock):
-        plan, ok, hashed = [], bool(outs), False
+        plan, ok = [], bool(outs)
         for rel, md5 in outs:
             path = root / rel
             if not md5 or not path.exists():
@@ -210,7 +211,6 @@ def cache_verified_outputs(root: str | os.PathLike = ".") -> dict[str, list[str]
                 if cached and _dir_cached(cache, md5):
                     continue  # verified when it was stored; the workspace is DVC's to compare
                 manifest, files = dir_manifest(root, rel, spec)
-                hashed = True
                 if hashlib.md5(manifest).hexdigest() + ".dir" != md5:
                     ok = False
                     break
@@ -223,7 +223,6 @@ def cache_verified_outputs(root: str | os.PathLike = ".") -> dict[str, list[str]
                     break
                 if cached and _object(cache, md5).exists():
                     continue
-                hashed = True
                 if md5_file(path) != md5:
                     ok = False
                     break
@@ -235,7 +234,7 @@ def cache_verified_outputs(root: str | os.PathLike = ".") -> dict[str, list[str]
         # files before the manifest that names them: an interrupted run leaves no dangling .dir
         for md5, source, data in sorted(plan, key=lambda t: t[0].endswith(".dir")):
             _store(cache, md5, source, data)
-        result["stored" if plan or hashed else "cached"].append(stage)
+        result["stored" if plan else "cached"].append(stage)
     return result
 
 
@@ -250,8 +249,9 @@ def _dir_cached(cache: Path, md5: str) -> bool:
     return all(_object(cache, e["md5"]).exists() for e in entries)
 
 
-def report_to_dvc(root: str | os.PathLike = ".", stream=sys.stderr) -> None:
+def report_to_dvc(root: str | os.PathLike = ".", stream=None) -> None:
     """Run :func:`cache_verified_outputs` and say what it did; never raise (the run succeeded)."""
+    stream = stream or sys.stderr
     try:
         result = cache_verified_outputs(root)
     except Exception as exc:  # noqa: BLE001 - a failure here must not fail a finished run

@@ -1,0 +1,103 @@
+"""The README's quick start exactly as a new user meets it: a fresh `git clone` of this repository
+(with ../shared beside it), the committed dvc.lock, the README's run command. It must exit 0, a
+second run must have nothing to do, DVC must agree with what ran, and the files must be written
+as a plain `open` would (the umask's mode, no temporary left behind).
+
+The clone is of the working tree as it would be committed (HEAD plus the tracked and untracked,
+not ignored, changes), so the test checks what the next commit gives a new user. The README's
+install step is not repeated here: this test runs inside the environment it made (`.ci/run` runs
+the README's run command whole, install included, in its own fresh clone).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+from workflow_utils import REPO, mtimes, run
+
+pytestmark = pytest.mark.slow
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's quick-start block (the first ```bash block)."""
+    text = (REPO / "README.md").read_text()
+    block = re.search(r"```bash\n(.*?)```", text, re.S).group(1)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def after_install(command: str) -> str:
+    """The part of the README's run command after it installs and activates the environment."""
+    parts = command.split(" && ")
+    i = next(k for k, p in enumerate(parts) if "activate" in p)
+    return " && ".join(parts[i + 1:])
+
+
+def fresh_clone(dest) -> None:
+    """`git clone` this repository, then bring in the working tree's uncommitted changes."""
+    run(["git", "clone", "-q", str(REPO), str(dest)], dest.parent)
+    git = ["git", "-C", str(REPO)]
+    changed = subprocess.run([*git, "ls-files", "-z", "--modified", "--others",
+                              "--exclude-standard"], capture_output=True, check=True).stdout
+    deleted = subprocess.run([*git, "ls-files", "-z", "--deleted"], capture_output=True,
+                             check=True).stdout
+    for rel in filter(None, changed.decode().split("\0")):
+        src = REPO / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(src, dest / rel)
+    for rel in filter(None, deleted.decode().split("\0")):
+        (dest / rel).unlink(missing_ok=True)
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory):
+    base = tmp_path_factory.mktemp("newuser")
+    shared = REPO.parent / "shared"
+    if shared.is_dir():
+        (base / "shared").symlink_to(shared)
+    fresh_clone(base / "main")
+    return base / "main"
+
+
+def test_readme_has_the_two_commands():
+    run_cmd, test_cmd = readme_commands()[:2]
+    assert run_cmd.startswith("python3 -m venv .venv && ") and "pip install -e" in run_cmd
+    assert after_install(run_cmd) == "snakemake --cores 2"
+    assert "pytest" in test_cmd
+
+
+def test_quick_start_in_a_fresh_clone(clone):
+    umask = os.umask(0o022)
+    os.umask(umask)
+    res = run(after_install(readme_commands()[0]), clone, check=False)
+    assert res.returncode == 0, res.stderr[-3000:]
+    # the offline default and the report, nothing else
+    ran = set(re.findall(r"^(?:local)?rule (\w+):", res.stdout + res.stderr, re.M))
+    assert "train_slice" in ran and "report" in ran
+    assert not {r for r in ran if r.split("_")[0] in ("esuli", "mukras", "forman", "kim",
+                                                        "ferreira")}
+
+    # a second run has nothing to do and rewrites nothing
+    before = mtimes(clone)
+    again = run("snakemake --cores 2", clone)
+    assert "Nothing to be done" in again.stdout + again.stderr
+    assert mtimes(clone) == before
+
+    # DVC agrees with Snakemake for every stage that ran: same bytes as dvc.lock, now cached
+    ran_stages = ["table@slice", "figure@slice", "report_macros@slice"]
+    st = run(["dvc", "status", "--json", "--with-deps", *ran_stages], clone).stdout.strip()
+    assert json.loads(st or "{}") == {}
+
+    # files as a plain open() makes them; no temporary left in any output directory
+    for p in (clone / "data").rglob("*"):
+        assert ".tmp-" not in p.name, p
+        if p.is_file():
+            assert p.stat().st_mode & 0o777 == 0o666 & ~umask, p
+    for p in (clone / "reports").rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            assert p.stat().st_mode & 0o777 in (0o666 & ~umask, 0o777 & ~umask), p

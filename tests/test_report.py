@@ -115,6 +115,43 @@ def test_without_tex_the_sources_are_written_and_the_message_is_clear(tmp_path, 
     assert r"\newcommand{\ProvParamsHash}" in prov and "not a git checkout" in prov
 
 
+def test_provenance_names_the_datasets_behind_the_shown_numbers(tmp_path, repo):
+    # only the offline default's results: bbc alone, whatever else is on disk or declared
+    reports = tmp_path / "reports"
+    (reports / "metrics").mkdir(parents=True)
+    shutil.copy2(repo / "reports/metrics/slice.json", reports / "metrics/slice.json")
+    shutil.copy2(repo / "params.yaml", tmp_path / "params.yaml")
+    prov = report.provenance(tmp_path, tmp_path / "params.yaml", reports)
+    assert [d["name"] for d in prov["datasets"]] == ["bbc"]
+    assert prov["datasets"][0]["used_by"] == ["slice"]
+    from termweight.datasets.bbc import BBC_SHA256
+
+    assert prov["datasets"][0]["files"][0]["sha256"] == BBC_SHA256
+    # a paper's results name theirs, each file with its own pinned SHA-256
+    for name in ("kim", "esuli"):
+        shutil.copy2(repo / f"reports/metrics/{name}.json", reports / f"metrics/{name}.json")
+        (reports / "tables").mkdir(exist_ok=True)
+        (reports / f"tables/{name}_x.tex").write_text("x")  # the paper has outputs: shown
+    prov = report.provenance(tmp_path, tmp_path / "params.yaml", reports)
+    by_name = {d["name"]: d for d in prov["datasets"]}
+    assert set(by_name) == {"bbc", "cachopo_r8", "cachopo_webkb", "20news", "reuters21578"}
+    from termweight.datasets import get_dataset
+
+    assert [f["sha256"] for f in by_name["reuters21578"]["files"]] == \
+        [f.sha256 for f in get_dataset("reuters21578").files]
+    assert by_name["cachopo_r8"]["used_by"] == ["kim"]
+
+
+def test_an_experiment_without_a_section_gets_a_generic_one(tmp_path):
+    reports = tmp_path / "reports"
+    (reports / "metrics").mkdir(parents=True)
+    (reports / "metrics/mine.json").write_text("{}")
+    text, _ = report.included_sections(reports, ["mine"])
+    assert r"\section{Experiment \texttt{mine}}" in text
+    assert r"\twtable{mine}" in text and r"\twfigure[0.6\linewidth]{mine}" in text
+    assert r"\tw{MineBestMicroF}" in text  # numbers are macros of its metrics file
+
+
 # --- the real build ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

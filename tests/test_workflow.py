@@ -153,3 +153,21 @@ def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):
         assert text <= set(stages[stage]["foreach"]), stage
         assert all(DATASETS[d].kind == "text" for d in stages[stage]["foreach"]), stage
     assert all(DATASETS[d].kind == "vectors" for d in stages["prepare_vectors"]["foreach"])
+
+
+def test_each_prepare_step_depends_on_its_own_dataset_code(repo):
+    from termweight.datasets.registry import CORE_MODULES, code_files, code_modules
+
+    stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
+    for stage in ("prepare", "prepare_vectors"):
+        deps = stages[stage]["do"]["deps"]
+        core = {f"src/termweight/datasets/{m}.py" for m in CORE_MODULES}
+        assert core <= set(deps), stage
+        for name, item in stages[stage]["foreach"].items():
+            own = [m for m in code_modules(name) if m not in CORE_MODULES]
+            assert own == [item["module"]], (
+                f"dvc.yaml {stage}: write `{name}: {{module: {own[0] if own else '?'}}}` (one "
+                "declaring module per dataset: declare a dataset in its parser's module)")
+    # another dataset's file is not an input: bbc's prepare step never reads reuters.py
+    assert "src/termweight/datasets/reuters.py" not in code_files("bbc")
+    assert "src/termweight/datasets/bbc.py" in code_files("bbc")

@@ -3,7 +3,7 @@ import glob
 import os
 
 from termweight.config import check_names
-from termweight.datasets import DATASETS
+from termweight.datasets import DATASETS, code_files
 from termweight.splits import split_names
 
 check_names(config, source="params.yaml (Snakemake config)")
@@ -23,6 +23,11 @@ wildcard_constraints:
     exp="|".join(sorted(EXPERIMENTS)),
     split="[a-z0-9]+",
     encoding="[a-z]+(-[a-z0-9_]+)?",
+
+
+def dataset_code(wildcards):
+    """The library files a dataset's prepare step runs (termweight.datasets.registry.code_files)."""
+    return code_files(wildcards.dataset)
 
 
 def dataset_of(wildcards):

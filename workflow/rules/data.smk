@@ -5,7 +5,7 @@ rule prepare_text:
     wildcard_constraints:
         dataset="|".join(TEXT_DATASETS),
     input:
-        code=sorted(glob.glob("src/termweight/datasets/*.py")),
+        code=dataset_code,  # this dataset's own module(s) and the shared ones, not the folder
     output:
         "data/documents/{dataset}/documents.parquet",
         "data/documents/{dataset}/documents.json",
@@ -22,7 +22,7 @@ rule prepare_vectors:
     wildcard_constraints:
         dataset="|".join(VECTOR_DATASETS),
     input:
-        code=sorted(glob.glob("src/termweight/datasets/*.py")),
+        code=lambda w: dataset_code(w) + ["src/termweight/corpus.py"],
     output:
         "data/corpus/{dataset}/counts.npz",
         "data/corpus/{dataset}/meta.json",

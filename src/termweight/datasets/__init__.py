@@ -1,20 +1,26 @@
 """Dataset declarations, download/verification and parsers.
 
-Importing this package registers every declared dataset in :data:`DATASETS`.
+Importing this package imports every module in it, and each module registers the datasets it
+declares in :data:`DATASETS`: a new file with a ``register(DatasetSpec(...))`` call is picked up
+without editing any other file.
 """
 
-from termweight.datasets import (  # noqa: F401  (each module registers its datasets)
-    arff,
-    bbc,
-    cachopo,
-    newsgroups,
-    ordinal,
-    rcv1,
-    reuters,
-    vectors,
-)
+import importlib as _importlib
+import pkgutil as _pkgutil
+
 from termweight.datasets.documents import Documents
 from termweight.datasets.fetch import fetch
-from termweight.datasets.registry import DATASETS, DatasetSpec, FileSpec, get_dataset, register
+from termweight.datasets.registry import (
+    DATASETS,
+    DatasetSpec,
+    FileSpec,
+    code_files,
+    get_dataset,
+    register,
+)
 
-__all__ = ["DATASETS", "DatasetSpec", "Documents", "FileSpec", "fetch", "get_dataset", "register"]
+for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda i: i.name):
+    _importlib.import_module(f"{__name__}.{_info.name}")
+
+__all__ = ["DATASETS", "DatasetSpec", "Documents", "FileSpec", "code_files", "fetch", "get_dataset",
+           "register"]

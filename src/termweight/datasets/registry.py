@@ -3,10 +3,18 @@
 A declaration says where the raw files come from (canonical URLs, or a Python package's data),
 their SHA-256, and which parser turns them into either :class:`~termweight.datasets.documents.Documents`
 (text that still needs tokenising) or a :class:`~termweight.corpus.Corpus` (ready-made vectors).
-Adding a dataset = adding one ``register(DatasetSpec(...))`` call (and a parser for a new format).
+Adding a dataset = one ``register(DatasetSpec(...))`` call in a module of this package (a new
+file is picked up by ``termweight.datasets`` itself), plus a parser for a new format.
+
+Each dataset's prepare step depends on its own code only (:func:`code_files`): the module that
+declares it, its parser's module and the modules those name, plus the shared :data:`CORE_MODULES`.
+Adding or editing one dataset's file therefore reruns that dataset alone.
 """
 
 from __future__ import annotations
+
+import sys
+import types
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,13 +83,50 @@ class DatasetSpec:
 
 
 DATASETS: dict[str, DatasetSpec] = {}
+_DECLARED_IN: dict[str, str] = {}  # dataset name -> module that registered it
+
+PACKAGE = "termweight.datasets"
+# Modules every prepare step runs: the registry, download + verification, the documents format,
+# strict number parsing, and the package's discovery of declarations.
+CORE_MODULES = ("__init__", "documents", "fetch", "numeric", "registry")
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
     if spec.name in DATASETS:
         raise ValueError(f"dataset {spec.name!r} declared twice")
     DATASETS[spec.name] = spec
+    _DECLARED_IN[spec.name] = sys._getframe(1).f_globals.get("__name__", "")
     return spec
+
+
+def _short(module: str | None) -> str | None:
+    """``termweight.datasets.x`` -> ``x`` (None for modules outside the package)."""
+    if module and module.startswith(PACKAGE + "."):
+        return module[len(PACKAGE) + 1:].split(".")[0]
+    return None
+
+
+def code_modules(name: str) -> list[str]:
+    """The modules of this package that dataset ``name``'s prepare step runs (short names).
+
+    The declaring module, the parser's module, and every module of the package that either of
+    them names (imports or uses a function or class of), plus :data:`CORE_MODULES`.
+    """
+    spec = get_dataset(name)
+    own = {m for m in (_DECLARED_IN.get(name), getattr(spec.parser, "__module__", None)) if m}
+    found = {_short(m) for m in own}
+    for mod in own:
+        module = sys.modules.get(mod)
+        for value in vars(module).values() if module else ():
+            ref = value.__name__ if isinstance(value, types.ModuleType) else \
+                getattr(value, "__module__", None)
+            found.add(_short(ref))
+    return sorted((found - {None}) | set(CORE_MODULES))
+
+
+def code_files(name: str, root: str = "src/termweight/datasets") -> list[str]:
+    """:func:`code_modules` as file paths under ``root`` (the prepare step's code inputs)."""
+    return [f"{root}/{m}.py" for m in code_modules(name)]
 
 
 def get_dataset(name: str) -> DatasetSpec:

@@ -148,9 +148,26 @@ def test_supervised_scaler_bns_by_hand_and_norm():
     np.testing.assert_array_equal(acc_none, 0.0)
 
 
-def test_supervised_scaler_rejects_multiclass():
-    with pytest.raises(ValueError):
-        SupervisedScaler().fit(X_TRAIN, np.array([0, 1, 2]))
+def test_supervised_scaler_multiclass_and_multilabel_combine():
+    rng = np.random.default_rng(4)
+    X = sp.random(60, 12, density=0.3, random_state=2, format="csr")
+    y = rng.integers(0, 3, 60)
+    Y = (y[:, None] == np.arange(3)).astype(float)
+    per_task = scoring.scaling_weights("bns", term_stats(X, sp.csr_matrix(Y)))  # (3, 12)
+    prior = Y.sum(axis=0) / Y.sum()
+    sc = SupervisedScaler("bns", combine="max").fit(X, y)
+    np.testing.assert_array_equal(sc.task_weights_, per_task)
+    np.testing.assert_array_equal(sc.weights_, per_task.max(axis=0))
+    avg = SupervisedScaler("bns", combine="avg").fit(X, y).weights_
+    np.testing.assert_allclose(avg, prior @ per_task, rtol=1e-12)
+    assert np.all(avg <= sc.weights_ + 1e-12) and not np.allclose(avg, sc.weights_)
+    # string labels: the same tasks in sorted order; a label-indicator matrix: one task per column
+    names = np.array(["a", "b", "c"])[y]
+    np.testing.assert_array_equal(SupervisedScaler("bns").fit(X, names).weights_, sc.weights_)
+    np.testing.assert_array_equal(SupervisedScaler("bns").fit(X, Y.astype(int)).weights_, sc.weights_)
+    np.testing.assert_allclose(dense(sc.transform(X)), (X.toarray() > 0) * sc.weights_)
+    with pytest.raises(ValueError, match="known metrics: .*bns"):
+        SupervisedScaler("bsn").fit(X, y)
 
 
 # ---------------------------------------------------------------- ThresholdEncoder
@@ -265,10 +282,11 @@ def test_threshold_encoder_leaves_input_alone_and_rejects_wrong_width():
 # ---------------------------------------------------------------- sklearn conventions
 
 @pytest.mark.parametrize("est, params", [
-    (TermEncoder("logtf"), {"kind": "logtf"}),
-    (SupervisedScaler("ig", base="tf", norm="l2"), {"metric": "ig", "base": "tf", "norm": "l2"}),
-    (ThresholdEncoder(), {"thresholds": "distinct"}),
-    (ThresholdEncoder("every"), {"thresholds": "every"}),
+    (TermEncoder("logtf"), {"kind": "logtf", "sparse_output": True}),
+    (SupervisedScaler("ig", base="tf", norm="l2"),
+     {"metric": "ig", "base": "tf", "norm": "l2", "combine": "max", "sparse_output": True}),
+    (ThresholdEncoder(), {"thresholds": "distinct", "sparse_output": True}),
+    (ThresholdEncoder("every", sparse_output=False), {"thresholds": "every", "sparse_output": False}),
 ])
 def test_get_params_and_clone(est, params):
     assert est.get_params() == params

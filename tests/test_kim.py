@@ -193,8 +193,8 @@ def test_sklearn_conventions_and_ovr():
         assert ovr.decision_function(X[60:]).shape == (30, 3)
     # the callable only ever saw the 60 training rows
     assert {s[0] for s in seen} == {60}
-    with pytest.raises(ValueError, match="binary"):
-        MiniMax(B).fit(X, y3)
+    with pytest.raises(ValueError, match="at least 2 classes"):
+        MiniMax(B).fit(X, np.zeros(X.shape[0]))
     with pytest.raises(ValueError, match="nonnegative"):
         MixCH(-B).fit(X, y3 > 0)
     mm = MiniMax(None, solver="exact").fit(X, y3 > 0)  # None -> plain hinge SVM
@@ -237,3 +237,24 @@ def test_minimax_l2_normalize_ignores_the_scale_of_each_base():
                                           max_iter=3000).fit(X, y).coef_)) > 1e-2
     with pytest.raises(ValueError, match="normalize"):
         MiniMax(B, normalize="l1").fit(X, y)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("make", [lambda B: MixCH(B, C=0.5, max_iter=5),
+                                  lambda B: MiniMax(B, C=0.5, solver="exact")],
+                         ids=["MixCH", "MiniMax"])
+def test_k_classes_fit_one_vs_rest(make):
+    X, _, B = _problem(n=90, d=30, J=3)
+    y3 = np.array(["x", "y", "z"])[np.random.default_rng(1).integers(0, 3, X.shape[0])]
+    est = make(B).fit(X, y3)
+    assert est.classes_.tolist() == ["x", "y", "z"] and len(est.estimators_) == 3
+    assert est.coef_.shape == (3, X.shape[1]) and est.intercept_.shape == (3,)
+    assert est.n_iter_.shape == (3,)
+    D = est.decision_function(X)
+    assert D.shape == (X.shape[0], 3)
+    for k, c in enumerate(est.classes_):  # column k is the binary model of c against the rest
+        binary = make(B).fit(X, (y3 == c).astype(int))
+        np.testing.assert_array_equal(est.coef_[k], binary.coef_)
+        np.testing.assert_array_equal(D[:, k], binary.decision_function(X))
+    np.testing.assert_array_equal(est.predict(X), est.classes_[D.argmax(axis=1)])
+    np.testing.assert_array_equal(make(B).fit(X.toarray(), y3).predict(X), est.predict(X))

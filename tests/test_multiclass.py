@@ -225,4 +225,16 @@ def test_bad_inputs():
     with pytest.raises(ValueError):
         similarity_matrix(np.eye(2), 3)
     with pytest.raises(ValueError):
-        SelectKBestJoint(k=1).fit(np.ones((3, 2)), np.array([0, 1, -1]))
+        SelectKBestJoint(k=1, n_classes=2).fit(np.ones((3, 2)), np.array([0, 1, 2]))
+    with pytest.raises(ValueError):
+        SelectKBestJoint(k=1, n_classes=3).fit(np.ones((3, 2)), np.array([0, 1, -1]))
+
+
+def test_selector_other_labels_are_ranked():
+    rng = np.random.default_rng(5)
+    X = sp.csr_matrix(rng.poisson(0.5, size=(60, 10)))
+    y = rng.integers(0, 3, 60)
+    ref = SelectKBestJoint(k=4, prp="linear").fit(X, y)
+    for labels in (np.array(["low", "mid", "top"])[y], y - 1, y + 0.0):
+        other = SelectKBestJoint(k=4, prp="linear").fit(X, labels)
+        np.testing.assert_array_equal(other.scores_, ref.scores_)

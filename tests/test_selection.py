@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 from sklearn.utils._param_validation import InvalidParameterError
 
-from termweight import selection
+from termweight import scoring, selection
 from termweight.selection import (
     CMIM,
     MIM,
@@ -25,6 +25,7 @@ from termweight.selection import (
     mutual_information,
     top_k,
 )
+from termweight.statistics import term_stats
 
 # Hand-made TD matrix: 6 documents (rows) x 6 features (columns), classes -1 x3 then +1 x3.
 #   f0 never present (l0 = 0), f1 always present (l0 = N = 6): both removed by Methods 1 and 2.
@@ -124,9 +125,23 @@ def test_fisher_matches_dense_numpy():
     assert np.allclose(FisherRatio(m=5).fit(X, y).scores_, ref)
 
 
-def test_fisher_binary_only():
-    with pytest.raises(ValueError, match="binary"):
-        FisherRatio(m=1).fit(TD, [0, 0, 1, 1, 2, 2])
+def test_fisher_k_classes_is_the_fisher_score():
+    rng = np.random.default_rng(8)
+    D = rng.poisson(0.8, size=(45, 30)).astype(float)
+    D[:, 3] = 1.0  # constant: both parts of the ratio are 0 -> 0
+    y = np.repeat([0, 1, 2], 15)
+    rng.shuffle(y)
+    n = np.array([np.sum(y == c) for c in range(3)])
+    mu = np.array([D[y == c].mean(0) for c in range(3)])
+    var = np.array([D[y == c].var(0) for c in range(3)])
+    num, den = n @ (mu - D.mean(0)) ** 2, n @ var
+    ref = np.divide(num, den, out=np.zeros(30), where=den > 0)
+    fr = FisherRatio(m=5).fit(sp.csr_array(D), y)
+    np.testing.assert_allclose(fr.scores_, ref, rtol=1e-10)
+    assert fr.scores_[3] == 0 and fr.classes_.tolist() == [0, 1, 2]
+    np.testing.assert_allclose(FisherRatio(m=5).fit(D, y).scores_, fr.scores_, rtol=1e-12)
+    with pytest.raises(ValueError, match="2 classes"):
+        FisherRatio(m=1).fit(TD, np.zeros(6))
 
 
 def test_random_projection_distribution_seed_shape():
@@ -286,14 +301,17 @@ def test_select_by_score():
     y = np.array([0, 0, 1, 1])
     ref = chi2(X, y)[0]
     assert SelectByScore(chi2, k=2).fit(X, y).selected_.tolist() == top_k(ref, 2).tolist()
-    # metric names resolve through the METRICS registry
-    selection.METRICS["test-l0"] = lambda X, y: np.asarray((X != 0).sum(axis=0)).ravel()
+    # metric names resolve through the one registry, scoring.METRICS (cells -> scores)
+    assert selection.METRICS is scoring.METRICS
+    scoring.METRICS["test-df"] = (lambda tp, fp, fn, tn: tp + fp, False)
     try:
-        assert SelectByScore("test-l0", k=1).fit(TD).selected_.tolist() == [1]
+        assert SelectByScore("test-df", k=1).fit(TD, Y6).selected_.tolist() == [1]
     finally:
-        del selection.METRICS["test-l0"]
-    with pytest.raises(ValueError, match="unknown metric"):
+        del scoring.METRICS["test-df"]
+    with pytest.raises(ValueError, match="unknown metric 'nope'; known metrics: .*bns"):
         SelectByScore("nope", k=1).fit(X, y)
+    with pytest.raises(ValueError, match="requires y"):
+        SelectByScore("bns", k=1).fit(X)
     with pytest.raises(ValueError, match="scores for"):
         SelectByScore([1.0, 2.0], k=1).fit(X)
 
@@ -330,3 +348,24 @@ def test_parameter_validation():
         AchlioptasProjection(m=2, scaling="other").fit(TD)
     with pytest.raises(InvalidParameterError):
         CMIM(m=2, lazy="yes").fit(TD, Y6)
+
+
+def test_select_by_score_metric_names_binary_multiclass_multilabel():
+    rng = np.random.default_rng(12)
+    X = sp.random_array((80, 25), density=0.25, rng=rng, format="csr")
+    y2 = rng.integers(0, 2, 80)
+    y4 = rng.integers(0, 4, 80)
+    # binary: the task y == 1, exactly the scores of scoring.score
+    s2 = scoring.score("bns", term_stats(X, sp.csr_matrix(y2[:, None] == 1)))[0]
+    sel = SelectByScore("bns", k=5).fit(X, y2)
+    np.testing.assert_array_equal(sel.scores_, s2)
+    assert sel.selected_.tolist() == top_k(s2, 5).tolist()
+    # K classes: one-vs-rest scores combined by max or the class-prior-weighted average
+    Y = (y4[:, None] == np.arange(4)).astype(float)
+    S = scoring.score("ig", term_stats(X, sp.csr_matrix(Y)))
+    np.testing.assert_array_equal(SelectByScore("ig", k=5).fit(X, y4).scores_, S.max(axis=0))
+    prior = Y.sum(0) / Y.sum()
+    np.testing.assert_allclose(SelectByScore("ig", k=5, combine="avg").fit(X, y4).scores_,
+                               prior @ S, rtol=1e-12)
+    np.testing.assert_array_equal(SelectByScore("ig", k=5).fit(X, Y.astype(int)).scores_,
+                                  S.max(axis=0))

@@ -2,8 +2,81 @@
 
 The library is pure Python over NumPy/SciPy sparse matrices and knows nothing of Snakemake or DVC;
 the workflow calls it through one CLI (``python -m termweight``).
+
+Every scikit-learn estimator is importable from the top level (``from termweight import
+SupervisedScaler``) or from its module: :mod:`termweight.encoding` (encoders and scalers),
+:mod:`termweight.selection` and :mod:`termweight.multiclass` (feature selectors),
+:mod:`termweight.learners` (classifiers); metric names live in :data:`termweight.scoring.METRICS`.
+The estimators are imported on first use, so ``import termweight`` stays cheap for the CLI.
 """
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+#: public name -> module that defines it
+_ESTIMATORS = {
+    "TermEncoder": "termweight.encoding",
+    "SupervisedScaler": "termweight.encoding",
+    "ThresholdEncoder": "termweight.encoding",
+    "L0Unsupervised": "termweight.selection",
+    "L0Supervised": "termweight.selection",
+    "FisherRatio": "termweight.selection",
+    "MIM": "termweight.selection",
+    "CMIM": "termweight.selection",
+    "AchlioptasProjection": "termweight.selection",
+    "SelectByScore": "termweight.selection",
+    "SelectKBestJoint": "termweight.multiclass",
+    "AdaBoostMH": "termweight.learners",
+    "MPBoost": "termweight.learners",
+    "ModestAdaBoost": "termweight.learners",
+    "MixCH": "termweight.learners",
+    "MiniMax": "termweight.learners",
+    "FrankHallClassifier": "termweight.learners",
+    "METRICS": "termweight.scoring",
+}
+
+__all__ = [
+    "CMIM", "METRICS", "MIM", "AchlioptasProjection", "AdaBoostMH", "FisherRatio",
+    "FrankHallClassifier", "L0Supervised", "L0Unsupervised", "MPBoost", "MiniMax", "MixCH",
+    "ModestAdaBoost", "SelectByScore", "SelectKBestJoint", "SupervisedScaler", "TermEncoder",
+    "ThresholdEncoder", "__version__",
+]
+
+if TYPE_CHECKING:  # static analysers and documentation tools see the real objects
+    from termweight.encoding import SupervisedScaler, TermEncoder, ThresholdEncoder
+    from termweight.learners import (
+        AdaBoostMH,
+        FrankHallClassifier,
+        MiniMax,
+        MixCH,
+        ModestAdaBoost,
+        MPBoost,
+    )
+    from termweight.multiclass import SelectKBestJoint
+    from termweight.scoring import METRICS
+    from termweight.selection import (
+        CMIM,
+        MIM,
+        AchlioptasProjection,
+        FisherRatio,
+        L0Supervised,
+        L0Unsupervised,
+        SelectByScore,
+    )
+
+
+def __getattr__(name: str):
+    """Import a public estimator on first access (PEP 562)."""
+    if name in _ESTIMATORS:
+        value = getattr(import_module(_ESTIMATORS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'termweight' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -9,20 +9,26 @@ rows) only; ``transform`` never looks at test labels or test document frequencie
   unit L2 norm (cosine normalisation; Esuli & Sebastiani's SVM baseline, Joachims 1998);
 - supervised scaling: column ``j`` multiplied by a task-specific score ``w_j >= 0`` (Forman 2008,
   "BNS feature scaling"), on binary or TF input, with no per-document normalisation by default;
+  for K > 2 classes or multi-label targets the one-vs-rest weights are combined per term by
+  ``max`` or the class-prior-weighted ``avg`` (:func:`termweight.scoring.combine_tasks`);
 - ordinal-to-binary (Esuli & Sebastiani 2010): for term ``t`` and every DISTINCT nonzero value
   ``v`` that t's count takes in the training rows, a binary feature ``[tf_t >= v]``; optionally
   (``thresholds="every"``) one for EVERY integer ``v = 1 .. max`` training count of ``t``.
+
+Outputs are CSR by default; ``sparse_output=False`` gives a dense array, which also allows
+``set_output(transform="pandas")``. ``get_feature_names_out`` keeps the input's column names
+(``term>=3`` for the ordinal features).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_feature_names_in, check_is_fitted, validate_data
 
-from termweight.statistics import presence, term_stats
+from termweight.statistics import presence
 
 BASE_ENCODINGS = ("binary", "tf", "logtf", "tfidf")
 
@@ -84,7 +90,15 @@ def scale_columns(X, weights) -> sp.csr_matrix:
     return X
 
 
-class TermEncoder(TransformerMixin, BaseEstimator):
+def _output(X, sparse_output: bool):
+    """``X`` as CSR, or as a dense ndarray when ``sparse_output`` is False."""
+    return X if sparse_output else X.toarray()
+
+
+_SPARSE_OUTPUT = {"sparse_output": ["boolean"]}
+
+
+class TermEncoder(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     """Unsupervised term encoding: ``binary``, ``tf``, ``logtf`` or ``tfidf`` (cosine-normalised).
 
     Parameters
@@ -92,16 +106,19 @@ class TermEncoder(TransformerMixin, BaseEstimator):
     kind : {"binary", "tf", "logtf", "tfidf"}
         For ``tfidf``, ``idf_j = log(N / df_j)`` is learned in ``fit`` from the training rows
         (0 for a term absent from training), and rows are L2-normalised after weighting.
+    sparse_output : bool, default True
+        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``).
 
     Attributes
     ----------
     idf_ : ndarray (n_features,), only for ``kind="tfidf"``.
     """
 
-    _parameter_constraints = {"kind": [StrOptions(set(BASE_ENCODINGS))]}
+    _parameter_constraints = {"kind": [StrOptions(set(BASE_ENCODINGS))], **_SPARSE_OUTPUT}
 
-    def __init__(self, kind="tf"):
+    def __init__(self, kind="tf", sparse_output=True):
         self.kind = kind
+        self.sparse_output = sparse_output
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -115,7 +132,8 @@ class TermEncoder(TransformerMixin, BaseEstimator):
     def transform(self, X):
         check_is_fitted(self, "n_features_in_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return encode(X, self.kind, getattr(self, "idf_", None) if self.kind == "tfidf" else None)
+        out = encode(X, self.kind, getattr(self, "idf_", None) if self.kind == "tfidf" else None)
+        return _output(out, self.sparse_output)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -123,50 +141,69 @@ class TermEncoder(TransformerMixin, BaseEstimator):
         return tags
 
 
-class SupervisedScaler(TransformerMixin, BaseEstimator):
-    """Scale columns by a supervised metric of a binary task (Forman 2008, BNS scaling).
+class SupervisedScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
+    """Scale columns by a supervised metric (Forman 2008, BNS scaling); binary, K-class, multi-label.
 
     ``fit(X, y)`` computes the metric's scaling weights (finite, >= 0;
-    :func:`termweight.scoring.scaling_weights`) from the training rows' contingency tables of the
-    task ``y == positive`` (``y`` binary 0/1 or boolean); ``transform`` multiplies each column by
-    its weight, on binary or TF input. No per-document normalisation unless ``norm="l2"``.
+    :func:`termweight.scoring.as_scaling_weights`) from the training rows' contingency tables of
+    each one-vs-rest task of ``y`` (:func:`termweight.scoring.one_vs_rest`): a binary ``y`` is the
+    one task ``y == positive`` (1 for 0/1 or boolean labels); K > 2 classes give K tasks and a
+    label-indicator matrix one per column, whose weights ``w[c, j]`` are combined per term by
+    ``combine``: ``"max"`` ``w_j = max_c w[c, j]`` or ``"avg"`` ``w_j = sum_c P(c) w[c, j]``
+    (class prior ``P(c) = pos_c / sum pos``; Yang & Pedersen 1997). ``transform`` multiplies each
+    column by its weight, on binary or TF input. No per-document normalisation unless ``norm="l2"``.
+
+    Parameters
+    ----------
+    metric : str, default "bns"
+        A name in :data:`termweight.scoring.METRICS`.
+    base : {"binary", "tf", "logtf"}, default "binary"
+    norm : {"l2", None}, default None
+    combine : {"max", "avg"}, default "max"
+        Only used with more than one task.
+    sparse_output : bool, default True
+
+    Attributes
+    ----------
+    weights_ : ndarray (n_features,), the combined column scales.
+    task_weights_ : ndarray (n_tasks, n_features), the per-task scales (one row for binary y).
     """
 
     _parameter_constraints = {
         "metric": [str], "base": [StrOptions({"binary", "tf", "logtf"})],
-        "norm": [StrOptions({"l2"}), None],
+        "norm": [StrOptions({"l2"}), None], "combine": [StrOptions({"max", "avg"})],
+        **_SPARSE_OUTPUT,
     }
 
-    def __init__(self, metric="bns", base="binary", norm=None):
+    def __init__(self, metric="bns", base="binary", norm=None, combine="max", sparse_output=True):
         self.metric = metric
         self.base = base
         self.norm = norm
+        self.combine = combine
+        self.sparse_output = sparse_output
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         from termweight import scoring
 
         scoring.check_metric(self.metric)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        y = np.asarray(y)
-        classes = np.unique(y)
-        if classes.size > 2:
-            raise ValueError(f"SupervisedScaler needs a binary task; got {classes.size} classes")
-        # 0/1 or boolean labels: the task is always y == 1, also when a fold holds one class only
-        positive = 1 if np.isin(classes, [0, 1]).all() else classes[-1]
-        Y = sp.csr_matrix((y == positive).astype(np.float64)[:, None])
-        self.weights_ = scoring.scaling_weights(self.metric, term_stats(X, Y))[0]
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, multi_output=True)
+        self.task_weights_, self.weights_ = scoring.term_scores(self.metric, X, y, self.combine,
+                                                                scaling=True)
         return self
 
     def transform(self, X):
         check_is_fitted(self, "weights_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         out = encode(X, self.base, self.weights_)
-        return l2_normalize(out) if self.norm == "l2" else out
+        return _output(l2_normalize(out) if self.norm == "l2" else out, self.sparse_output)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        tags.target_tags.required = True
         return tags
 
 
@@ -205,6 +242,8 @@ class ThresholdEncoder(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     thresholds : {"distinct", "every"}, default "distinct".
+    sparse_output : bool, default True
+        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``).
 
     Attributes
     ----------
@@ -215,10 +254,11 @@ class ThresholdEncoder(TransformerMixin, BaseEstimator):
         mean number of distinct nonzero values for ``"distinct"``).
     """
 
-    _parameter_constraints = {"thresholds": [StrOptions({"distinct", "every"})]}
+    _parameter_constraints = {"thresholds": [StrOptions({"distinct", "every"})], **_SPARSE_OUTPUT}
 
-    def __init__(self, thresholds="distinct"):
+    def __init__(self, thresholds="distinct", sparse_output=True):
         self.thresholds = thresholds
+        self.sparse_output = sparse_output
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -266,15 +306,14 @@ class ThresholdEncoder(TransformerMixin, BaseEstimator):
         out = sp.csr_matrix((np.ones(start.size, dtype=np.float64), start + offset, indptr),
                             shape=(X.shape[0], self.n_features_out_))
         out.sort_indices()
-        return out
+        return _output(out, self.sparse_output)
 
     def get_feature_names_out(self, input_features=None):
+        """``"{term}>={v}"`` per output column, ``term`` the input's name (``x{j}`` if it has none)."""
         check_is_fitted(self, "thresholds_")
-        names = (np.asarray(input_features, dtype=str) if input_features is not None
-                 else np.array([f"x{j}" for j in range(self.n_features_in_)]))
-        vals = [f"{v:g}" for v in self.thresholds_]
-        return np.array([f"{names[t]}>={v}" for t, v in zip(self.threshold_terms_, vals,
-                                                             strict=True)])
+        names = np.asarray(_check_feature_names_in(self, input_features), dtype=object)
+        vals = np.char.mod("%g", self.thresholds_).astype(object)
+        return (names[self.threshold_terms_] + ">=" + vals).astype(object)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -21,15 +21,18 @@ Everything is vectorised over terms: tables are arrays of shape ``(n_terms, n_cl
 from __future__ import annotations
 
 from collections.abc import Callable
+from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import confusion_matrix
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from termweight.statistics import TermStats, term_stats
 
@@ -256,7 +259,11 @@ def prp_score(stats: TermStats, metric: str | JointMetric = "ig", similarity="li
 
 # --------------------------------------------------------------------------- transformer
 def _indicator(Y, n_classes: int | None) -> tuple[sp.csr_matrix, np.ndarray | None]:
-    """(indicator CSR, 1-d labels or None) from 1-d ordinal labels 0..M-1 or an indicator."""
+    """(indicator CSR, 1-d labels or None) from 1-d ordinal labels 0..M-1 or an indicator.
+
+    1-d labels that are not non-negative integers (strings, negative or fractional numbers) are
+    ranked: class ``i`` is the i-th smallest label (their sorted order is the ordinal order).
+    """
     if sp.issparse(Y) or (np.ndim(Y) == 2 and np.shape(Y)[1] > 1):
         Yi = sp.csr_matrix(Y, dtype=np.float64)
         if n_classes is not None and Yi.shape[1] != n_classes:
@@ -265,8 +272,12 @@ def _indicator(Y, n_classes: int | None) -> tuple[sp.csr_matrix, np.ndarray | No
         labels = np.asarray(Yi.argmax(axis=1)).ravel() if np.all(counts == 1) else None
         return Yi, labels
     y = np.asarray(Y).ravel()
-    if y.size and not np.all(np.equal(np.mod(y, 1), 0)):
-        raise ValueError("1-d Y must hold ordinal class indices 0..M-1")
+    check_classification_targets(y)
+    if y.dtype.kind not in "biuf" or (y.size and (np.any(np.mod(y, 1) != 0) or y.min() < 0)):
+        if n_classes is not None:
+            raise ValueError(f"with n_classes={n_classes}, 1-d Y must hold ordinal class indices "
+                             f"0..{n_classes - 1}")
+        y = np.unique(y, return_inverse=True)[1]
     y = y.astype(np.int64)
     m = int(y.max()) + 1 if n_classes is None else int(n_classes)
     if y.size and (y.min() < 0 or y.max() >= m):
@@ -278,15 +289,30 @@ def _indicator(Y, n_classes: int | None) -> tuple[sp.csr_matrix, np.ndarray | No
 class SelectKBestJoint(SelectorMixin, BaseEstimator):
     """Keep the ``k`` terms with the highest joint-table score, optionally after PRP.
 
-    Parameters: ``k`` (int or 'all'); ``metric`` ('ig', 'chi2' or a callable on joint tables);
+    Parameters: ``k`` (int or 'all'; more than the features keeps all); ``metric`` ('ig', 'chi2'
+    or a callable on joint tables: the multi-class scores of the whole M x 2 table, see
+    :data:`JOINT_METRICS`);
     ``prp`` (None, 'linear', 'exponential', 'stepwise', 'identity', an M x M matrix, or
     'confusion': similarity from cross-validated confusion counts of ``confusion_estimator``
     (default MultinomialNB) on the TRAINING rows, ``cv`` folds seeded by ``random_state``);
     ``columns`` ('both' or 'present', see :func:`redistribute`); ``n_classes`` (default
     max label + 1). ``fit(X, Y)`` uses only the rows it is given: Y is a 1-d vector of ordinal
-    class indices 0..M-1 or a docs x classes indicator. Ties are broken by the lower column index.
-    Fitted: ``scores_``, ``similarity_`` (None without PRP), ``stats_``.
+    class indices 0..M-1 (other labels: their sorted order), or a docs x classes indicator. Ties
+    are broken by the lower column index. Fitted: ``scores_``, ``similarity_`` (None without
+    PRP), ``stats_``.
     """
+
+    _parameter_constraints = {
+        "k": [Interval(Integral, 0, None, closed="left"), StrOptions({"all"})],
+        "metric": [StrOptions(set(JOINT_METRICS)), callable],
+        "prp": [None, StrOptions({"linear", "exponential", "stepwise", "identity", "confusion"}),
+                "array-like"],
+        "columns": [StrOptions({"both", "present"})],
+        "n_classes": [Interval(Integral, 1, None, closed="left"), None],
+        "confusion_estimator": [HasMethods(["fit", "predict"]), None],
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, k=10, metric="ig", prp=None, columns="both", n_classes=None,
                  confusion_estimator=None, cv=5, random_state=0):
@@ -299,8 +325,9 @@ class SelectKBestJoint(SelectorMixin, BaseEstimator):
         self.cv = cv
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, Y):
-        X = sp.csr_matrix(X) if sp.issparse(X) else np.asarray(X)
+        X, Y = validate_data(self, X, Y, accept_sparse="csr", dtype="numeric", multi_output=True)
         Yi, labels = _indicator(Y, self.n_classes)
         stats = term_stats(X, Yi)
         sim = self.prp
@@ -313,15 +340,18 @@ class SelectKBestJoint(SelectorMixin, BaseEstimator):
         self.similarity_ = None if sim is None else similarity_matrix(sim, stats.n_classes)
         self.scores_ = prp_score(stats, self.metric, self.similarity_, columns=self.columns)
         self.stats_ = stats
-        self.n_features_in_ = X.shape[1]
         return self
 
     def _get_support_mask(self):
         check_is_fitted(self, "scores_")
         n = self.scores_.size
-        k = n if self.k == "all" else int(self.k)
-        if not 0 <= k <= n:
-            raise ValueError(f"k={self.k} must lie in 0..{n} or be 'all'")
+        k = n if self.k == "all" else min(int(self.k), n)
         mask = np.zeros(n, dtype=bool)
         mask[np.argsort(-self.scores_, kind="stable")[:k]] = True
         return mask
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.required = True
+        return tags

@@ -36,6 +36,23 @@ the mutual information in nats); rf ``log(2 + tp / max(1, fp))``; or ``tp tn / (
 cells -> 0.5 (no swap: Kim uses them as printed).
 
 :func:`scaling_weights` turns any score into a valid column scale: finite and >= 0.
+
+Multi-class and multi-label targets (:func:`one_vs_rest`, :func:`combine_tasks`, :func:`term_scores`;
+used by ``SupervisedScaler`` and ``SelectByScore``): a binary target is ONE task, ``y == positive``
+(1 for 0/1 or boolean labels, else the larger label); K > 2 classes are K one-vs-rest tasks and a
+label-indicator matrix one task per column. The per-task scores ``s[c, t]`` become one global score
+per term by a rule of Yang & Pedersen (1997, ICML, "A comparative study on feature selection in
+text categorization", section 2.3):
+
+========= ============================================================ ==============================
+rule      formula                                                      note
+========= ============================================================ ==============================
+``max``   ``s_t = max_c s[c, t]``                                      chi2_max; a term strong for
+                                                                       any one class scores high
+``avg``   ``s_t = sum_c P(c) s[c, t]``, ``P(c) = pos_c / sum_c pos_c``   chi2_avg; class-prior weighted
+========= ============================================================ ==============================
+
+With one task both rules return that task's scores unchanged (binary results are bit-identical).
 """
 
 from __future__ import annotations
@@ -43,10 +60,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import ndtri
 
 from termweight.errors import ConfigError
-from termweight.statistics import TermStats
+from termweight.statistics import TermStats, term_stats
 
 BNS_CLIP = (0.0005, 0.9995)
 
@@ -215,9 +233,17 @@ FORMAN_SCALINGS = ("none", "idf", "bns", "ig", "chi2", "acc", "acc2", "f1", "odd
 KIM_BASES = ("kim_idf", "kim_chi2", "kim_ig", "kim_rf", "kim_or")
 
 
-def check_metric(name: str) -> None:
-    if name not in METRICS:
-        raise ConfigError(f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}")
+class UnknownMetricError(ConfigError, ValueError):
+    """A metric name not in :data:`METRICS`: a ``ConfigError`` for the CLI, a ``ValueError`` for
+    scikit-learn code (``GridSearchCV(error_score=...)``, ``pytest.raises(ValueError)``)."""
+
+
+def check_metric(name) -> None:
+    """Raise :class:`UnknownMetricError` (a ``ValueError``) naming the known metrics unless ``name``
+    is a key of :data:`METRICS`, the one registry every component resolves metric names in."""
+    if not isinstance(name, str) or name not in METRICS:
+        raise UnknownMetricError(
+            f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}")
 
 
 def swap_negative(tp, fp, fn, tn):
@@ -261,3 +287,68 @@ def as_scaling_weights(s) -> np.ndarray:
     finite_max = np.max(np.where(np.isfinite(s), s, 0.0), axis=-1, keepdims=True)
     s = np.where(np.isposinf(s), finite_max, s)
     return np.maximum(s, 0.0)
+
+
+# --- multi-class / multi-label targets -----------------------------------------------------------
+
+#: Rules that turn per-task scores (n_tasks, n_terms) into one score per term (module docstring).
+COMBINE_RULES = ("max", "avg")
+
+
+def one_vs_rest(y) -> tuple[sp.csr_matrix, np.ndarray]:
+    """Task indicator ``Y`` (n_samples, n_tasks) and task labels of a classification target ``y``.
+
+    Binary ``y`` (at most two distinct values): one task ``y == positive``, ``positive = 1`` when
+    the labels are 0/1 or boolean (also if a fold holds one class only), else the larger label.
+    K > 2 classes: K tasks ``y == c`` over the sorted classes. A 2-d 0/1 label-indicator matrix
+    (multi-label): one task per column, labels ``0 .. n_labels - 1``.
+    """
+    from sklearn.utils.multiclass import check_classification_targets, type_of_target
+
+    if sp.issparse(y) or (np.ndim(y) == 2 and np.shape(y)[1] > 1):
+        if type_of_target(y) != "multilabel-indicator":
+            raise ValueError("a 2-d target must be a 0/1 label-indicator matrix (multi-label)")
+        Y = sp.csr_matrix(y, dtype=np.float64)
+        return Y, np.arange(Y.shape[1])
+    y = np.asarray(y)
+    y = y.ravel() if y.ndim == 2 else y
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size <= 2:
+        positive = 1 if np.isin(classes, [0, 1]).all() else classes[-1]
+        return sp.csr_matrix((y == positive).astype(np.float64)[:, None]), np.array([positive])
+    onehot = (y[:, None] == classes[None, :]).astype(np.float64)
+    return sp.csr_matrix(onehot), classes
+
+
+def combine_tasks(scores, rule: str = "max", pos=None) -> np.ndarray:
+    """One score per term from per-task scores (n_tasks, n_terms) (module docstring table).
+
+    ``max``: ``s_t = max_c s[c, t]``; ``avg``: ``s_t = sum_c P(c) s[c, t]`` with the class prior
+    ``P(c) = pos[c] / sum(pos)`` (uniform when ``pos`` is None or sums to 0). One task: its row.
+    """
+    s = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    if rule not in COMBINE_RULES:
+        raise ValueError(f"unknown combination rule {rule!r}; choose from {', '.join(COMBINE_RULES)}")
+    if s.shape[0] == 1:
+        return s[0].copy()
+    if rule == "max":
+        return s.max(axis=0)
+    p = np.ones(s.shape[0]) if pos is None else np.asarray(pos, dtype=np.float64)
+    p = p / p.sum() if p.sum() > 0 else np.full(s.shape[0], 1.0 / s.shape[0])
+    return p @ s
+
+
+def term_scores(name: str, X, y, combine: str = "max", scaling: bool = False):
+    """Scores of metric ``name`` for the one-vs-rest tasks of ``y`` (:func:`one_vs_rest`) on rows X.
+
+    Returns ``(per_task, combined)``: (n_tasks, n_terms) scores (:func:`as_scaling_weights` of
+    them if ``scaling``) and :func:`combine_tasks` of those with the class prior of ``y``.
+    """
+    check_metric(name)
+    Y, _ = one_vs_rest(y)
+    stats = term_stats(X, Y)
+    s = score(name, stats)
+    if scaling:
+        s = as_scaling_weights(s)
+    return s, combine_tasks(s, combine, stats.pos)

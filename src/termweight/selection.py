@@ -7,10 +7,12 @@ features (CSR/CSC or dense), so a "feature" is a column (the paper's TD matrix i
   ``l0 = N``; keep the m largest ``l0``.
 - :class:`L0Supervised`    -- Method 2: drop as above; rank by eq. (3)/(6) (``variant='diff'``) or
   the negative entropy of eq. (4)/(5) (``variant='entropy'``); keep the m largest.
-- :class:`FisherRatio`     -- eq. (7) ``|mu- - mu+| / sqrt(var- + var+)`` (0 where both var are 0).
+- :class:`FisherRatio`     -- eq. (7) ``|mu- - mu+| / sqrt(var- + var+)`` (0 where both var are 0);
+  K > 2 classes: the Fisher score ``sum_k n_k (mu_k - mu)^2 / sum_k n_k var_k``.
 - :class:`AchlioptasProjection` -- eq. (8) ``y = A x``, Achlioptas' {1/6, 2/3, 1/6} distribution.
 - :class:`MIM`, :class:`CMIM` -- (conditional) mutual information on presence (TDI), Fleuret 2004.
-- :class:`SelectByScore`   -- top-k by a precomputed score vector, a callable, or a registered name.
+- :class:`SelectByScore`   -- top-k by a precomputed score vector, a callable, or a metric name of
+  :data:`termweight.scoring.METRICS` (one-vs-rest scores combined by ``max`` or prior-weighted ``avg``).
 
 Ties (all selectors): higher score first, then LOWER feature index (a stable sort of ``-score``).
 Information-theoretic scores are rounded to ``INFO_DECIMALS`` (1e-10 nats) before ranking, so that
@@ -21,7 +23,6 @@ the original column order (sklearn's ``SelectorMixin``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from numbers import Integral
 
 import numpy as np
@@ -37,6 +38,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from termweight import scoring
+from termweight.scoring import METRICS
 
 __all__ = [
     "CMIM",
@@ -56,8 +60,7 @@ __all__ = [
 INFO_DECIMALS = 10
 """Decimals (nats) to which MI / CMI / entropy scores are rounded before ranking."""
 
-METRICS: dict[str, Callable] = {}
-"""Name -> ``score_func(X, y) -> scores``; :class:`SelectByScore` resolves string metrics here."""
+# METRICS is :data:`termweight.scoring.METRICS` itself (one registry): SelectByScore resolves names there.
 
 
 # --------------------------------------------------------------------------------------------
@@ -272,11 +275,14 @@ class L0Supervised(_TopSelector):
 
 
 class FisherRatio(_TopSelector):
-    """Fisher ratio, Ferreira & Figueiredo eq. (7), binary classes, on TD (values, not presence).
+    """Fisher ratio, Ferreira & Figueiredo eq. (7), on TD (values, not presence); K-class Fisher score.
 
-    ``FiR_i = |mu_i(-) - mu_i(+)| / sqrt(var_i(-) + var_i(+))``, 0 where both variances are 0
-    (METHODS.md; the paper does not say). Class "-" is ``classes_[0]``. Means and variances come
-    from sparse per-class sums with the two-pass formula
+    Two classes: ``FiR_i = |mu_i(-) - mu_i(+)| / sqrt(var_i(-) + var_i(+))``, 0 where both
+    variances are 0 (METHODS.md; the paper does not say); class "-" is ``classes_[0]``.
+    K > 2 classes: the Fisher score (Duda, Hart & Stork 2001, section 3.8; Gu, Li & Han 2011, UAI,
+    eq. 1) ``F_i = sum_k n_k (mu_i(k) - mu_i)^2 / sum_k n_k var_i(k)``, ``mu_i`` the overall mean,
+    0 where the denominator is 0. (For two classes of equal size ``F = FiR^2 / 2``: same ranking.)
+    Means and variances come from sparse per-class sums with the two-pass formula
     ``SS = sum_{nonzero} (x - mu)^2 + (n_c - nnz_c) mu^2`` (no densifying); ``var = SS/(n_c-ddof)``
     (``ddof=0``: population variance; the ranking is identical for equal class sizes).
     """
@@ -292,8 +298,9 @@ class FisherRatio(_TopSelector):
 
     def _score(self, X, y):
         self.classes_, yi, onehot = _encode(y)
-        if self.classes_.size != 2:
-            raise ValueError(f"FisherRatio is binary; y has {self.classes_.size} classes")
+        K = self.classes_.size
+        if K < 2:
+            raise ValueError(f"FisherRatio needs at least 2 classes in y; got {K} class")
         C = sp.coo_array(sp.csr_array(X, dtype=np.float64))
         C.eliminate_zeros()
         p = X.shape[1]
@@ -302,17 +309,24 @@ class FisherRatio(_TopSelector):
             raise ValueError("FisherRatio needs more than ddof rows in each class")
         cls = yi[C.row]
         key = cls * p + C.col
-        s1 = np.bincount(key, weights=C.data, minlength=2 * p).reshape(2, p)
-        nnz = np.bincount(key, minlength=2 * p).reshape(2, p)
+        s1 = np.bincount(key, weights=C.data, minlength=K * p).reshape(K, p)
+        nnz = np.bincount(key, minlength=K * p).reshape(K, p)
         mu = s1 / nc[:, None]
         dev = C.data - mu[cls, C.col]
-        ss = np.bincount(key, weights=dev * dev, minlength=2 * p).reshape(2, p)
+        ss = np.bincount(key, weights=dev * dev, minlength=K * p).reshape(K, p)
         ss += (nc[:, None] - nnz) * mu**2
         var = ss / (nc[:, None] - self.ddof)
-        den = np.sqrt(var[0] + var[1])
         fir = np.zeros(p)
+        if K == 2:
+            den = np.sqrt(var[0] + var[1])
+            ok = den > 0
+            fir[ok] = np.abs(mu[0, ok] - mu[1, ok]) / den[ok]
+            return fir, None
+        mean = s1.sum(axis=0) / nc.sum()
+        num = nc @ (mu - mean) ** 2
+        den = nc @ var
         ok = den > 0
-        fir[ok] = np.abs(mu[0, ok] - mu[1, ok]) / den[ok]
+        fir[ok] = num[ok] / den[ok]
         return fir, None
 
 
@@ -555,28 +569,56 @@ class AchlioptasProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
 class SelectByScore(_TopSelector):
     """Keep the top-``k`` columns by a per-feature score (ties: lower index first; NaN last).
 
-    ``metric`` is a precomputed score vector (length n_features), a callable
-    ``score_func(X, y) -> scores`` (a tuple's first element is used, as sklearn's ``chi2``), or a
-    name registered in :data:`METRICS`. ``k='all'`` keeps every feature (ranked in ``selected_``).
+    ``metric`` is a name in :data:`termweight.scoring.METRICS` (default ``"ig"``; scored on the
+    presence ``X > 0`` of the training rows, :func:`termweight.scoring.term_scores`), a precomputed
+    score vector (length n_features), or a callable ``score_func(X, y) -> scores`` (a tuple's first
+    element is used, as sklearn's ``chi2``). A name needs ``y``; a binary ``y`` is one task, K > 2
+    classes or a label-indicator matrix give one-vs-rest scores ``s[c, t]`` combined per term by
+    ``combine``: ``"max"`` ``s_t = max_c s[c, t]`` or ``"avg"`` ``s_t = sum_c P(c) s[c, t]``,
+    ``P(c) = pos_c / sum pos`` (Yang & Pedersen 1997). ``k='all'`` keeps every feature (ranked
+    in ``selected_``).
     """
 
     _parameter_constraints = {
         "metric": [callable, str, "array-like"],
         "k": [Interval(Integral, 1, None, closed="left"), StrOptions({"all"})],
+        "combine": [StrOptions(set(scoring.COMBINE_RULES))],
     }
 
-    _supervised = False  # y is only passed on to a callable metric
-
-    def __init__(self, metric=None, k=10):
+    def __init__(self, metric="ig", k=10, combine="max"):
         self.metric = metric
         self.k = k
+        self.combine = combine
+
+    @property
+    def _supervised(self):
+        """A metric name needs ``y``; a score vector or a callable takes it only if given."""
+        return isinstance(self.metric, str)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        if isinstance(self.metric, str):
+            scoring.check_metric(self.metric)
+            if y is None:
+                raise ValueError(f"{type(self).__name__}(metric={self.metric!r}) requires y to be "
+                                 "passed, but the target y is None")
+        if y is None:
+            X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype="numeric")
+        else:
+            X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype="numeric",
+                                 multi_output=True)
+        scores, eligible = self._score(X, y)
+        self.scores_ = scores
+        self.selected_ = self._select(scores, eligible)
+        mask = np.zeros(X.shape[1], dtype=bool)
+        mask[self.selected_] = True
+        self.support_ = mask
+        return self
 
     def _score(self, X, y):
         metric = self.metric
         if isinstance(metric, str):
-            if metric not in METRICS:
-                raise ValueError(f"unknown metric {metric!r}; registered: {sorted(METRICS)}")
-            metric = METRICS[metric]
+            return scoring.term_scores(metric, X, y, self.combine)[1], None
         if callable(metric):
             scores = metric(X, y)
             if isinstance(scores, tuple):
@@ -590,9 +632,3 @@ class SelectByScore(_TopSelector):
 
     def _select(self, scores, eligible):
         return top_k(scores, scores.size if self.k == "all" else self.k, eligible)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = False
-        return tags
-

@@ -1,6 +1,7 @@
 """Kim (2016), "Robust Algorithms for Combining Multiple Term Weighting Vectors", IJFIS 16(2).
 
-Two binary linear classifiers over J nonnegative base term-weight vectors ``b_j`` (rows of
+Two linear classifiers (binary, as in the paper; K > 2 classes one-vs-rest) over J nonnegative
+base term-weight vectors ``b_j`` (rows of
 ``base_weights``, e.g. idf, chi2, ig, rf, or), with ``z_ij = b_j * x_i`` (element-wise, eq. 1):
 
 - :class:`MixCH` (section 3.1, eq. 2): one weight vector ``b = sum_j alpha_j b_j`` in the convex
@@ -25,6 +26,10 @@ Conventions (documented choices):
 - ``base_weights``: array (J, n_features), or a callable ``f(X, y01) -> (J, n_features)`` evaluated
   in ``fit`` on the training data only (``y01`` in {0, 1}, 1 = ``classes_[1]``), or None (one base
   of ones: a plain linear SVM).
+- K > 2 classes (beyond the paper, which is binary): one-vs-rest, one binary model per class
+  ``y == classes_[k]`` (a clone with the same parameters; a callable ``base_weights`` is evaluated
+  per task) in ``estimators_``; ``coef_`` (K, n_features), ``intercept_`` (K,), ``n_iter_`` (K,),
+  ``decision_function`` (n, K) and ``predict`` = ``classes_[argmax]``, as OneVsRestClassifier.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
@@ -74,13 +79,49 @@ def _resolve_bases(base_weights, X, y01: np.ndarray) -> np.ndarray:
 
 
 def _binary_targets(est, y) -> tuple[np.ndarray, np.ndarray]:
-    check_classification_targets(y)
-    est.classes_ = np.unique(y)
-    if est.classes_.size != 2:
-        raise ValueError(f"{type(est).__name__} is binary; got {est.classes_.size} classes "
-                         "(use OneVsRestClassifier for more)")
     y01 = (y == est.classes_[1]).astype(np.int64)
     return y01, 2.0 * y01 - 1.0
+
+
+class _OneVsRest(ClassifierMixin, BaseEstimator):
+    """Shared ``fit`` dispatch: binary ``_fit_binary``; K > 2 classes one clone per class."""
+
+    def fit(self, X, y):
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        K = self.classes_.size
+        if K < 2:
+            raise ValueError(f"{type(self).__name__} needs samples of at least 2 classes in the "
+                             f"data; got 1 class: {self.classes_[0]!r}")
+        if K == 2:
+            self.estimators_ = None
+            return self._fit_binary(X, y)
+        self.estimators_ = [clone(self).fit(X, (y == c).astype(np.int64)) for c in self.classes_]
+        for name in ("coef_", "intercept_"):
+            setattr(self, name, np.vstack([getattr(e, name) for e in self.estimators_]))
+        self.intercept_ = self.intercept_.ravel()
+        self.n_iter_ = np.array([e.n_iter_ for e in self.estimators_])
+        self.converged_ = np.array([e.converged_ for e in self.estimators_])
+        return self
+
+    def decision_function(self, X):
+        """Binary: (n,) margins, > 0 for ``classes_[1]``; K > 2: (n, K), one column per class."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        if self.estimators_ is None:
+            return self._decision_binary(X)
+        return np.column_stack([e._decision_binary(X) for e in self.estimators_])
+
+    def predict(self, X):
+        d = self.decision_function(X)
+        idx = (d > 0).astype(np.int64) if d.ndim == 1 else np.argmax(d, axis=1)
+        return self.classes_[idx]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 def _base_scores(X, B: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -122,8 +163,8 @@ def alpha_step(S: np.ndarray, y: np.ndarray, intercept: float = 0.0) -> tuple[np
 
 
 # ----------------------------------------------------------------------------- mix-ch
-class MixCH(ClassifierMixin, BaseEstimator):
-    """Kim's convex-hull mixture "mix-ch" (section 3.1, eq. 2), binary.
+class MixCH(_OneVsRest):
+    """Kim's convex-hull mixture "mix-ch" (section 3.1, eq. 2); K > 2 classes one-vs-rest.
 
     ``min_{alpha in simplex, w} sum_i (1 - y_i w.(b * x_i))_+ + ||w||^2 / (2C)``,
     ``b = sum_j alpha_j b_j``. Block coordinate descent from ``alpha = 1/J``:
@@ -163,8 +204,7 @@ class MixCH(ClassifierMixin, BaseEstimator):
         w0_raw = w0 / self.intercept_scaling if self.fit_intercept else 0.0
         return svm.coef_.ravel().copy(), w0, w0_raw
 
-    def fit(self, X, y):
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+    def _fit_binary(self, X, y):
         y01, ypm = _binary_targets(self, y)
         B = _resolve_bases(self.base_weights, X, y01)
         J = B.shape[0]
@@ -208,14 +248,9 @@ class MixCH(ClassifierMixin, BaseEstimator):
         self.history_ = hist
         return self
 
-    def decision_function(self, X):
+    def _decision_binary(self, X):
         """``w.(b * x) + intercept`` (section 3.1: ``y = sgn(w.(b * x))``)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         return np.asarray(X @ self.coef_).ravel() + self.intercept_[0]
-
-    def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(np.int64)]
 
 
 # ----------------------------------------------------------------------------- mini-max
@@ -228,7 +263,7 @@ class _MinimaxProblem:
 
     def __init__(self, X, B, y, C, s, R=None):
         self.X, self.B, self.y, self.C, self.s, self.R = X, B, y, C, s, R
-        self.XT = X.T.tocsr()
+        self.XT = X.T.tocsr() if sp.issparse(X) else sp.csr_matrix(X.T)
         self.d = X.shape[1]
 
     def margins(self, v):
@@ -298,8 +333,8 @@ def _simplex_qp(G, c, C, mu, tol, max_iter):
     return x
 
 
-class MiniMax(ClassifierMixin, BaseEstimator):
-    """Kim's mini-max robust classifier (section 3.2, eq. 3), binary.
+class MiniMax(_OneVsRest):
+    """Kim's mini-max robust classifier (section 3.2, eq. 3); K > 2 classes one-vs-rest.
 
     ``min_w F(w) = sum_i max_j (1 - y_i w.(b_j * x_i))_+ + ||w||^2 / (2C)`` (convex).
 
@@ -352,7 +387,9 @@ class MiniMax(ClassifierMixin, BaseEstimator):
             raise ValueError(f"solver must be 'subgradient' or 'exact', got {self.solver!r}")
         if self.voting not in ("hard", "soft"):
             raise ValueError(f"voting must be 'hard' or 'soft', got {self.voting!r}")
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
+        return super().fit(X, y)
+
+    def _fit_binary(self, X, y):
         y01, ypm = _binary_targets(self, y)
         B = _resolve_bases(self.base_weights, X, y01)
         s = float(self.intercept_scaling) if self.fit_intercept else 0.0
@@ -462,22 +499,24 @@ class MiniMax(ClassifierMixin, BaseEstimator):
         return A, c, G, mu, idle
 
     def base_margins(self, X):
-        """``(n, J)`` margins ``w.(b_j * x) + intercept`` of the J bases."""
+        """``(n, J)`` margins ``w.(b_j * x) + intercept`` of the J bases (binary models)."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        if self.estimators_ is not None:
+            raise AttributeError("base_margins is per binary model: use estimators_[k].base_margins")
+        return self._base_margins(X)
+
+    def _base_margins(self, X):
         S = _base_scores(X, self.base_weights_, self.coef_)
         R = _base_row_scale(X, self.base_weights_, self.normalize)
         if R is not None:
             S *= R
         return S + self.intercept_[0]
 
-    def decision_function(self, X):
-        M = self.base_margins(X)
+    def _decision_binary(self, X):
+        M = self._base_margins(X)
         mbar = M.mean(axis=1)
         if self.voting == "soft":
             return mbar
         J = M.shape[1]
         return np.sign(M).mean(axis=1) + np.tanh(mbar) / (3.0 * J)
-
-    def predict(self, X):
-        return self.classes_[(self.decision_function(X) > 0).astype(np.int64)]

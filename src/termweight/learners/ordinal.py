@@ -19,8 +19,9 @@ import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
+from sklearn.utils import get_tags
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 __all__ = ["FrankHallClassifier", "ordinal_mse"]
 
@@ -39,6 +40,9 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
       cross-validated decision values) -- the choice for LinearSVC;
     - ``'logistic'``: ``expit(decision_function)``, uncalibrated, no extra fits;
     - ``'auto'`` (default): 'predict_proba' if the estimator has it, else 'sigmoid'.
+
+    ``X`` is checked for shape and format only (sparse input and NaN as far as the inner estimator
+    accepts them, as scikit-learn's meta-estimators do).
     """
 
     def __init__(self, estimator, proba="auto", calibration_cv=3, monotone=False):
@@ -54,12 +58,19 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
             return self.proba
         return "predict_proba" if hasattr(self.estimator, "predict_proba") else "sigmoid"
 
+    def _validate_X(self, X, y=None, reset=False):
+        kw = dict(accept_sparse=True, dtype=None, ensure_all_finite=False)
+        if reset:
+            return validate_data(self, X, y, **kw)
+        return validate_data(self, X, reset=False, **kw)
+
     def fit(self, X, y, **fit_params):
-        y = np.asarray(y).ravel()
+        X, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
-            raise ValueError("Frank & Hall needs at least two ordinal classes")
+            raise ValueError(f"Frank & Hall needs at least 2 ordinal classes; got 1 class: "
+                             f"{self.classes_[0]!r}")
         self.proba_mode_ = self._mode()
         rank = np.searchsorted(self.classes_, y)
         self.estimators_ = []
@@ -70,13 +81,12 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
                                              ensemble=False)
             est.fit(X, (rank > k).astype(np.int64), **fit_params)
             self.estimators_.append(est)
-        if hasattr(X, "shape"):
-            self.n_features_in_ = X.shape[1]
         return self
 
     def cumulative_proba(self, X) -> np.ndarray:
         """``P(y > v_k)`` for k = 0..K-2, shape (n_samples, K-1)."""
         check_is_fitted(self, "estimators_")
+        X = self._validate_X(X)
         cols = []
         for est in self.estimators_:
             if self.proba_mode_ == "logistic":
@@ -98,7 +108,15 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
         return upper - lower
 
     def predict(self, X) -> np.ndarray:
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self.estimator).input_tags
+        tags.input_tags.sparse = inner.sparse
+        tags.input_tags.allow_nan = inner.allow_nan
+        return tags
 
 
 def ordinal_mse(y_true, y_pred, labels=None) -> float:

@@ -1,0 +1,61 @@
+"""docs/extending.md, run for real: its dataset file and its experiment are written into a copy of
+the project (the small offline base configuration), the README's run command runs the new
+experiment end to end, and the new dataset reruns nothing that existed before it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+from test_doc_snippets import merge_params, tutorial_files
+from workflow_utils import REPO, SMALL, env, make_project
+
+pytestmark = pytest.mark.slow
+
+PAGE = REPO / "docs/extending.md"
+
+
+def run_in(root, cmd, **kw):
+    e = env()
+    e["PYTHONPATH"] = str(root / "src")  # the project's own src/, with the tutorial's file
+    import subprocess
+
+    res = subprocess.run(cmd, cwd=root, env=e, capture_output=True, text=True, timeout=900, **kw)
+    assert res.returncode == 0, f"{cmd}:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
+    return res.stdout + res.stderr
+
+
+def test_a_new_dataset_and_experiment_as_the_page_says(tmp_path):
+    root = make_project(tmp_path / "project", SMALL)
+    run_in(root, ["snakemake", "--cores", "2", "experiments", "--quiet"])  # the slice exists
+
+    files = tutorial_files(PAGE)
+    frag = yaml.safe_load(files.pop("params.yaml"))
+    (rel, body), = files.items()  # one Python file: the dataset declaration
+    (root / rel).write_text(body)
+    params = merge_params(yaml.safe_load((root / "params.yaml").read_text()), frag)
+    exp = next(iter(frag["experiments"]))
+    params["experiments"][exp]["protocol"]["folds"] = 2  # small, as the rest of SMALL
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+
+    listed = run_in(root, ["python", "-m", "termweight", "list", "datasets"])
+    assert re.search(rf"^{params['experiments'][exp]['dataset']}\b", listed, re.M)
+
+    # adding the file reruns none of the slice's jobs: only the new experiment's
+    plan = run_in(root, ["snakemake", "-n", "--cores", "2", "experiments"])
+    planned = set(re.findall(r"^(?:local)?rule (\w+):", plan, re.M))
+    assert planned and all(not r.endswith("_slice") for r in planned), planned
+    assert "prepare_text" in planned  # for the new dataset only:
+    assert "data/documents/bbc/" not in plan
+
+    run_in(root, ["snakemake", "--cores", "2"])  # the README's run command: with the report
+    metrics = json.loads((root / f"reports/metrics/{exp}.json").read_text())
+    assert metrics["dataset"] == params["experiments"][exp]["dataset"]
+    assert set(metrics["encodings"]) == set(params["experiments"][exp]["encodings"])
+    for enc in metrics["encodings"].values():
+        assert 0.9 < enc["micro_f1"] <= 1.0  # business against tech is easy
+    # the PDF has a section for it, built from its metrics
+    included = (root / "reports/generated/included.tex").read_text()
+    assert f"\\section{{Experiment \\texttt{{{exp.replace('_', chr(92) + '_')}}}}}" in included

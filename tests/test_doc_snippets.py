@@ -107,7 +107,7 @@ def check_command(argv: list[str], cwd=REPO) -> None:
         assert (REPO / prog).stat().st_mode & 0o111, f"{prog} is not executable"
         if stages:
             sh(["dvc", "status", *stages], cwd)
-        sh(["snakemake", "-n", "--quiet", "rules", *targets], cwd)
+        sh(["snakemake", *targets, "-n", "--quiet", "rules"], cwd)
     elif prog == "python" or prog.endswith("/python"):
         sh([sys.executable, *argv[1:]], cwd)
     else:

@@ -48,6 +48,7 @@ include: "workflow/rules/report_paper.smk"
 include: "workflow/rules/kim.smk"
 include: "workflow/rules/forman.smk"
 include: "workflow/rules/ferreira.smk"
+include: "workflow/rules/benchmark.smk"
 
 
 rule all:

@@ -106,6 +106,11 @@ def _experiment(args) -> tuple[dict, dict]:
     try:
         return params, params["experiments"][args.exp]
     except KeyError:
+        from termweight.config import benchmark_runs  # a benchmark run, bench_<dataset key>
+
+        run = benchmark_runs(params).get(args.exp)
+        if run is not None:
+            return params, run
         raise TermweightError(f"{args.params}: no experiment {args.exp!r}") from None
 
 
@@ -247,8 +252,14 @@ def cmd_encode(args) -> None:
     from termweight.scoring import as_scaling_weights
     from termweight.splits import Split
 
+    from termweight.encoding import IDF_BASES
+    from termweight.weighting import LEARNED, learned_weights
+
     corpus = Corpus.load(args.corpus)
     encodings = _encodings(args)
+    # learned weightings (the benchmark's mix-ch) take their options from the run
+    learned_options = (_experiment(args)[1].get("mixch", {}) if args.params and any(
+        encoding_parts(e)[1] in LEARNED for e in encodings) else {})
 
     def one(name):
         split = Split.load(_fmt(args.split, split=name))
@@ -257,13 +268,20 @@ def cmd_encode(args) -> None:
         X = corpus.X[:, columns]
         for encoding in encodings:
             base, metric = encoding_parts(encoding)
-            idf = scores["idf"][0] if base == "tfidf" else None
+            idf = scores["idf"][0] if base in IDF_BASES else None
+            # BM25: the mean length of the TRAINING documents (over the kept terms)
+            avgdl = float(X[split.train].sum()) / max(split.train.size, 1) if base == "bm25tf" \
+                else None
+            X_train = encode(X[split.train], base, idf, avgdl=avgdl)
             extra = {}
-            if metric is not None:
+            if metric in LEARNED:
+                extra["col_weights"] = learned_weights(metric, X_train, corpus.Y[split.train],
+                                                       scores, learned_options)
+            elif metric is not None:
                 extra["col_weights"] = as_scaling_weights(scores[metric])
             io.save_arrays(_fmt(args.out, split=name, encoding=encoding),
-                           X_train=encode(X[split.train], base, idf),
-                           X_test=encode(X[split.test], base, idf),
+                           X_train=X_train,
+                           X_test=encode(X[split.test], base, idf, avgdl=avgdl),
                            Y_train=corpus.Y[split.train], Y_test=corpus.Y[split.test], **extra)
             log.info("split %s: encoded %s (%d features)", name, encoding, columns.size)
 
@@ -271,16 +289,21 @@ def cmd_encode(args) -> None:
 
 
 def cmd_train(args) -> None:
-    from termweight.learners.linear import fit_one_vs_rest
+    from termweight.learners.linear import fit_learner, fit_one_vs_rest
 
     C = args.C if args.C is not None else (
         _experiment(args)[1]["learner"].get("C", 1.0) if args.params else 1.0)
+    learner = getattr(args, "learner", None) or "linearsvc"
 
     def one(job):
         name, e = job
         enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
-        coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
+        if learner == "linearsvc":
+            coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
+                                                      col_weights=enc.get("col_weights"))
+        else:
+            coef, intercept, fitted = fit_learner(learner, enc["X_train"], enc["Y_train"], C=C,
                                                   col_weights=enc.get("col_weights"))
         io.save_arrays(_fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
                        fitted=fitted)
@@ -317,6 +340,10 @@ def cmd_evaluate(args) -> None:
         frame.insert(0, "task", classes)
         frame["train_pos"] = np.asarray(enc["Y_train"].sum(axis=0)).ravel()
         frame["status"] = np.where(model["fitted"], "ok", "skipped: no training positives")
+        if getattr(args, "doc_accuracy", False):  # the benchmark's accuracy (argmax of the scores)
+            from termweight.learners.linear import top1_accuracy
+
+            frame["doc_accuracy"] = top1_accuracy(enc["Y_test"], pred["scores"])
         io.write_table(_fmt(args.out, split=name, encoding=e), pd.DataFrame(frame))
 
 
@@ -336,7 +363,9 @@ def cmd_aggregate(args) -> None:
             frame.insert(0, "encoding", enc)
             rows.append(frame)
             ok = frame[frame["status"] == "ok"]
-            runs.append({"encoding": enc, "split": name, **averages(ok)})
+            extra = ({"accuracy": float(frame["doc_accuracy"].iloc[0])}
+                     if "doc_accuracy" in frame.columns else {})  # the benchmark's runs
+            runs.append({"encoding": enc, "split": name, **averages(ok), **extra})
     per_task = pd.concat(rows, ignore_index=True)
     per_run = pd.DataFrame(runs)
     summary = {}
@@ -491,6 +520,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("--encoded", required=True)
     p.add_argument("--C", type=float, help="default: the experiment's learner C (else 1)")
     p.add_argument("--out", required=True)
+    p.add_argument("--learner", help="linearsvc (default), logreg or mnb "
+                   "(termweight.learners.linear.LEARNERS)")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_train)
 
@@ -507,6 +538,8 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     p.add_argument("--model", required=True)
     p.add_argument("--predictions", required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--doc-accuracy", action="store_true",
+                   help="add column doc_accuracy: share of documents whose top score is a true class")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_evaluate)
 

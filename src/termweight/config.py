@@ -144,6 +144,8 @@ def validate(params, schema: dict, source: str = "params.yaml") -> dict:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise ConfigError(f"{source}: {_where(first)}: {_describe(first)}{more}")
     check_names(params, source)
+    if params.get("benchmark"):
+        check_benchmark(params, source)
     return params
 
 
@@ -171,6 +173,68 @@ def check_names(params: dict, source: str = "params.yaml") -> None:
             if metric and metric not in exp.get("scores", []):
                 raise ConfigError(f"{where}/encodings: {enc!r} scales by {metric!r}, which is not "
                                   "in this experiment's scores")
+
+
+BENCHMARK_PREFIX = "bench_"
+
+
+def benchmark_runs(params: dict) -> dict[str, dict]:
+    """The ``benchmark:`` section expanded into one generic experiment per dataset.
+
+    ``datasets`` maps a registered dataset name to ``{protocol: ...}`` (or ``{}``). Run
+    ``bench_<dataset>`` is ``{dataset, protocol, scores, encodings, learner, learners, ...}`` as an
+    ``experiments:`` entry: the dataset's own ``protocol`` (its standard split) else the section's
+    (seeded stratified 5x2 CV), ``encodings`` = the weightings (``all``:
+    :func:`termweight.weighting.all_encodings`), ``scores`` = the metrics they need, ``learner`` =
+    the first learner with the section's C (the generic steps' default), ``learners`` = all.
+    """
+    b = params.get("benchmark")
+    if not b:
+        return {}
+    from termweight.weighting import benchmark_encodings, needed_scores
+
+    encodings = benchmark_encodings(b.get("weightings", "all"))
+    C = b.get("C", 1.0)
+    runs = {}
+    for key, d in b["datasets"].items():
+        runs[f"{BENCHMARK_PREFIX}{key}"] = {
+            "dataset": key, "protocol": (d or {}).get("protocol", b["protocol"]),
+            "scores": needed_scores(encodings), "encodings": encodings,
+            "learner": {"name": b["learners"][0], "C": C}, "learners": list(b["learners"]),
+            "C": C, "mixch": dict(b.get("mixch", {})), "benchmark": key,
+        }
+    return runs
+
+
+def check_benchmark(params: dict, source: str = "params.yaml") -> None:
+    """The benchmark's datasets, weightings and learners must exist; run names must be free."""
+    from termweight import datasets, scoring
+    from termweight.encoding import BASE_ENCODINGS, EXTRA_BASES
+    from termweight.learners.linear import LEARNERS
+    from termweight.weighting import LEARNED
+
+    runs = benchmark_runs(params)
+    for name, run in runs.items():
+        where = f"{source}: benchmark/datasets/{run['benchmark']}"
+        if name in params.get("experiments", {}):
+            raise ConfigError(f"{where}: run name {name!r} is also an experiment's name")
+        if run["dataset"] not in datasets.DATASETS:
+            raise ConfigError(f"{where}: unknown dataset {run['dataset']!r}; known: "
+                              f"{', '.join(sorted(datasets.DATASETS))}")
+    for run in list(runs.values())[:1]:
+        for learner in run["learners"]:
+            if learner not in LEARNERS:
+                raise ConfigError(f"{source}: benchmark/learners: unknown learner {learner!r}; "
+                                  f"known: {', '.join(LEARNERS)}")
+        for enc in run["encodings"]:
+            base, metric = encoding_parts(enc)
+            if base not in BASE_ENCODINGS + EXTRA_BASES:
+                raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: unknown base {base!r}; "
+                                  f"known: {', '.join(BASE_ENCODINGS + EXTRA_BASES)}")
+            if metric is not None and metric not in scoring.METRICS and metric not in LEARNED:
+                raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: unknown weighting "
+                                  f"{metric!r}; known: {', '.join(sorted(scoring.METRICS))}, "
+                                  f"{', '.join(LEARNED)}")
 
 
 def _schema_for(path: Path, schema_path) -> Path:

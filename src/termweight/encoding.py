@@ -69,17 +69,75 @@ def idf_weights(X) -> np.ndarray:
     return scoring.idf(df, np.zeros_like(df), np.zeros_like(df), X.shape[0] - df)
 
 
-def encode(X, kind: str, weights=None) -> sp.csr_matrix:
+def encode(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
     """Encode rows with a base ``kind`` given already-fitted column ``weights``.
 
     ``binary``/``tf``/``logtf``: the base encoding, columns multiplied by ``weights`` if given;
-    ``tfidf``: ``tf * weights`` (the training idf) then L2-normalised rows.
+    ``tfidf``: ``tf * weights`` (the training idf) then L2-normalised rows. The benchmark's
+    :data:`EXTRA_BASES` (``ntf``, ``ltc``, ``bm25tf``; ``avgdl`` for ``bm25tf``): :func:`encode_extra`.
     """
+    if kind in EXTRA_BASES:
+        return encode_extra(X, kind, weights, avgdl)
     if kind == "tfidf":
         if weights is None:
             raise ValueError("tfidf needs the training idf weights")
         return l2_normalize(scale_columns(X, weights))
     base = {"binary": binary, "tf": _csr, "logtf": log_tf}[kind](X)
+    return base if weights is None else scale_columns(base, weights)
+
+
+#: Base encodings beyond :data:`BASE_ENCODINGS` (the benchmark's; :func:`encode` only).
+EXTRA_BASES = ("ntf", "ltc", "bm25tf")
+#: Bases whose ``weights`` are the training idf (required).
+IDF_BASES = ("tfidf", "ltc")
+#: BM25's TF saturation parameters (Robertson & Zaragoza 2009, "The probabilistic relevance
+#: framework: BM25 and beyond", FnTIR 3(4), eq. 3.15; the usual k1 = 1.2, b = 0.75).
+BM25_K1, BM25_B = 1.2, 0.75
+
+
+def sublinear_tf(X) -> sp.csr_matrix:
+    """``1 + ln(tf)`` on the stored (positive) entries (SMART "l"; Salton & Buckley 1988)."""
+    X = _csr(X).copy()
+    X.data = np.where(X.data > 0, 1.0 + np.log(np.maximum(X.data, 1e-300)), 0.0)
+    X.eliminate_zeros()
+    return X
+
+
+def bm25_tf(X, avgdl: float, k1: float = BM25_K1, b: float = BM25_B) -> sp.csr_matrix:
+    """BM25 TF saturation ``tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))`` per entry.
+
+    Robertson & Zaragoza (2009), eq. 3.15, without the idf factor (``bm25tf-idf`` adds it as a
+    column scale): ``dl`` is the document's length (sum of its counts), ``avgdl`` the mean length
+    of the TRAINING documents (pass it for test rows too). Vectorised over the stored entries.
+    """
+    X = _csr(X).copy()
+    dl = np.asarray(X.sum(axis=1)).ravel()
+    norm = k1 * (1.0 - b + b * dl / (avgdl if avgdl and avgdl > 0 else 1.0))
+    tf = X.data
+    X.data = tf * (k1 + 1.0) / (tf + np.repeat(norm, np.diff(X.indptr)))
+    return X
+
+
+def encode_extra(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
+    """The benchmark's bases, columns multiplied by ``weights`` if given (except ``ltc``).
+
+    - ``ntf``: ``tf / ||tf||_2`` (cosine-normalised TF, Kim 2016's documents x_i);
+    - ``ltc``: ``(1 + ln tf) * idf`` then L2-normalised rows (SMART ltc, "sublinear TF-IDF",
+      Salton & Buckley 1988; ``weights`` = the training idf, required);
+    - ``bm25tf``: :func:`bm25_tf` with the training ``avgdl`` (required).
+    """
+    if kind == "ntf":
+        base = l2_normalize(X)
+    elif kind == "ltc":
+        if weights is None:
+            raise ValueError("ltc needs the training idf weights")
+        return l2_normalize(scale_columns(sublinear_tf(X), weights))
+    elif kind == "bm25tf":
+        if avgdl is None:
+            raise ValueError("bm25tf needs the training documents' mean length avgdl")
+        base = bm25_tf(X, avgdl)
+    else:
+        raise ValueError(f"unknown base encoding {kind!r}")
     return base if weights is None else scale_columns(base, weights)
 
 

@@ -352,3 +352,60 @@ def term_scores(name: str, X, y, combine: str = "max", scaling: bool = False):
     if scaling:
         s = as_scaling_weights(s)
     return s, combine_tasks(s, combine, stats.pos)
+
+
+# --- the benchmark's term weightings (experiment family `benchmark`, termweight.weighting) ------
+
+def delta_idf(tp, fp, fn, tn):
+    """Delta IDF (Martineau & Finin 2009, ICWSM, "Delta TFIDF", eq. 1), smoothed, sign-blind.
+
+    ``|log2( (|P| (N_t + 0.5)) / ((P_t + 0.5) |N|) )|`` with ``P_t = tp``, ``N_t = fp``,
+    ``|P| = tp + fn``, ``|N| = fp + tn``: the paper's ``log2(|P|/P_t) - log2(|N|/N_t)`` with 0.5
+    added to the term's two document frequencies (Paltoglou & Thelwall 2010, ACL, "smoothed delta
+    idf"). The absolute value gives a valid column scale; for a linear SVM or logistic regression
+    it changes nothing (a column's sign is absorbed by its coefficient, the L2 penalty is even).
+    """
+    pos, neg = tp + fn, fp + tn
+    ratio = _div(pos * (fp + 0.5), (tp + 0.5) * neg)
+    return np.abs(np.log2(ratio, out=np.zeros_like(ratio), where=ratio > 0))
+
+
+#: lambda of tf-igm (Chen et al. 2016 recommend 5..9; 7 is their default).
+IGM_LAMBDA = 7.0
+
+
+def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
+    """Inverse gravity moment weight ``1 + lambda f_1 / sum_r f_r r`` (Chen et al. 2016, ESWA 66).
+
+    K. Chen, Z. Zhang, J. Long, H. Zhang, "Turning from TF-IDF to TF-IGM for term weighting in text
+    classification", Expert Systems with Applications 66:245-260, eqs. 7-8: ``f_r`` are the term's
+    class document frequencies sorted in decreasing order (``f_1`` the largest), ``lambda = 7``.
+    Natively multi-class: with K > 1 tasks the class frequencies are the rows of ``tp`` (one task
+    per class) and every task gets the SAME weight; with one (binary) task they are ``(tp, fp)``.
+    A term absent from training gets 1 (no class information).
+    """
+    f = np.stack([tp[0], fp[0]]) if tp.shape[0] == 1 else tp
+    f = -np.sort(-f, axis=0)
+    r = np.arange(1, f.shape[0] + 1, dtype=np.float64)[:, None]
+    g = _div(f[0], (f * r).sum(axis=0))
+    return np.broadcast_to(1.0 + lam * g, tp.shape).copy()
+
+
+#: The benchmark's supervised column scalings: metric -> the base encodings it scales (encoding
+#: ``<base>-<metric>``). Forman's 15 on binary and TF, Kim's five on cosine-normalised TF (his
+#: documents). :func:`register_weighting` adds one: it then enters ``weightings: all``.
+WEIGHTINGS: dict[str, tuple[str, ...]] = {m: ("binary", "tf") for m in FORMAN_SCALINGS}
+WEIGHTINGS.update({m: ("ntf",) for m in KIM_BASES})
+
+
+def register_weighting(name: str, func: Metric, asymmetric: bool = False,
+                       bases: tuple[str, ...] = ("tf",)) -> Metric:
+    """Register ``func(tp, fp, fn, tn)`` as metric ``name`` (:data:`METRICS`) and as a benchmark
+    weighting on ``bases`` (:data:`WEIGHTINGS`): the one place a new weighting is added."""
+    METRICS[name] = (func, asymmetric)
+    WEIGHTINGS[name] = tuple(bases)
+    return func
+
+
+register_weighting("delta_idf", delta_idf, bases=("tf",))
+register_weighting("igm", igm, bases=("tf",))

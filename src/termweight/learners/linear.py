@@ -53,3 +53,82 @@ def decision_scores(X, coef, intercept) -> np.ndarray:
     """Margins (n_docs, n_tasks) = ``X coef^T + intercept``."""
     X = sp.csr_matrix(X, dtype=np.float64)
     return np.asarray(X @ coef.T) + intercept[None, :]
+
+
+# --- the learner registry (the benchmark's learners; linearsvc is the generic steps' default) ---
+
+def _make_linearsvc(C: float, random_state: int):
+    return LinearSVC(C=C, random_state=random_state, max_iter=10000)
+
+
+def _make_logreg(C: float, random_state: int):
+    from sklearn.linear_model import LogisticRegression
+
+    return LogisticRegression(C=C, solver="liblinear", random_state=random_state, max_iter=1000)
+
+
+def _make_mnb(C: float, random_state: int):
+    from sklearn.naive_bayes import MultinomialNB
+
+    return MultinomialNB(alpha=1.0)  # Laplace smoothing; C does not apply
+
+
+#: name -> factory ``(C, random_state) -> binary scikit-learn classifier`` whose decision is linear.
+LEARNERS = {"linearsvc": _make_linearsvc, "logreg": _make_logreg, "mnb": _make_mnb}
+
+
+def _linear_parts(model) -> tuple[np.ndarray, float]:
+    """``(coef, intercept)`` of a fitted binary model as ``decision = x . coef + intercept > 0``.
+
+    Multinomial NB: ``coef = log theta_pos - log theta_neg`` and ``intercept = log P(pos) -
+    log P(neg)`` (its posterior log-odds are linear in the counts)."""
+    if hasattr(model, "feature_log_prob_"):
+        flp, prior = model.feature_log_prob_, model.class_log_prior_
+        return flp[1] - flp[0], float(prior[1] - prior[0])
+    return np.asarray(model.coef_).ravel(), float(np.ravel(model.intercept_)[0])
+
+
+def fit_learner(name: str, X, Y, C: float = 1.0, col_weights=None, random_state: int = 0):
+    """One-vs-rest fit of learner ``name`` (:data:`LEARNERS`), same outputs as :func:`fit_one_vs_rest`.
+
+    ``linearsvc`` IS :func:`fit_one_vs_rest` (the generic steps' learner). The others fit one
+    binary model per column of ``Y`` on ``X * diag(w_c)`` and store ``w_c * coef`` (as above).
+    """
+    if name not in LEARNERS:
+        from termweight.errors import ConfigError
+
+        raise ConfigError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}")
+    if name == "linearsvc":
+        return fit_one_vs_rest(X, Y, C=C, col_weights=col_weights, random_state=random_state)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    Y = sp.csc_matrix(Y)
+    n_tasks = Y.shape[1]
+    coef = np.zeros((n_tasks, X.shape[1]))
+    intercept = np.full(n_tasks, -1.0)
+    fitted = np.zeros(n_tasks, dtype=bool)
+    for c in range(n_tasks):
+        y = Y[:, c].toarray().ravel() > 0
+        if y.all() or not y.any():
+            log.warning("task %d: %d training positives of %d; skipped", c, int(y.sum()), y.size)
+            continue
+        w = None if col_weights is None else np.asarray(col_weights)[c]
+        Xc = X if w is None else scale_columns(X, w)
+        beta, b0 = _linear_parts(LEARNERS[name](C, random_state).fit(Xc, y))
+        coef[c] = beta if w is None else beta * w
+        intercept[c] = b0
+        fitted[c] = True
+    return coef, intercept, fitted
+
+
+def top1_accuracy(Y_true, scores) -> float:
+    """Share of test documents whose highest decision score is one of their true classes.
+
+    For single-label data this is the usual multi-class accuracy of one-vs-rest by argmax;
+    documents without any true class are left out (ties: the first class)."""
+    Y = sp.csr_matrix(Y_true)
+    has = np.diff(Y.indptr) > 0
+    if not has.any():
+        return 0.0
+    top = np.asarray(scores).argmax(axis=1)
+    hit = np.asarray(Y[np.arange(Y.shape[0]), top]).ravel() > 0
+    return float(hit[has].mean())

@@ -1,0 +1,406 @@
+"""The term-weighting benchmark: statistics over datasets, leaderboards, CD diagrams, heat maps.
+
+The per-split work (split, statistics, scores, encodings, models, predictions, per-task metrics,
+per-run averages) is done by the generic steps for every run ``bench_<dataset>``
+(``workflow/rules/benchmark.smk``, ``dvc.yaml``); this module only reads their ``runs.csv``.
+
+Protocol of the comparison (Demsar 2006, JMLR 7:1-30), per learner and measure:
+
+1. one score per dataset and weighting: the mean of the measure over the dataset's splits;
+2. ranks within each dataset (1 = best, ties averaged), averaged over datasets;
+3. Friedman's test (``scipy.stats.friedmanchisquare``) that all weightings rank alike;
+4. post-hoc: Nemenyi's all-pairs test (``scikit_posthocs.posthoc_nemenyi_friedman``) for the
+   critical-difference diagram (``scikit_posthocs.critical_difference_diagram``, with Nemenyi's
+   CD ``q_alpha sqrt(k (k + 1) / (6 N))``, ``q_alpha`` from ``scipy.stats.studentized_range``);
+   and each weighting against a control (the best-ranked one, and TF-IDF) by the rank z-test
+   (``scikit_posthocs.posthoc_siegel_friedman``, unadjusted) with Holm's step-down correction
+   over the k - 1 comparisons (``statsmodels.stats.multitest.multipletests``);
+5. pairwise claims over datasets (BNS against TF-IDF outside Forman's datasets, mix-ch against
+   the best single weighting outside Kim's corpora): wins/ties/losses and Wilcoxon's signed-rank
+   test (``scipy.stats.wilcoxon``) on the per-dataset scores.
+
+Measures: micro-F1 and macro-F1 over the one-vs-rest tasks (``termweight.evaluation``) and
+accuracy = share of test documents whose top decision score is a true class
+(``termweight.learners.linear.top1_accuracy``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from termweight import io
+from termweight.errors import DataError
+
+log = logging.getLogger("termweight.benchmark")
+
+MEASURES = ("micro_f1", "macro_f1", "accuracy")
+MEASURE_NAMES = {"micro_f1": "micro-F1", "macro_f1": "macro-F1", "accuracy": "accuracy"}
+LEARNER_NAMES = {"linearsvc": "LinearSVC", "logreg": "logistic regression",
+                 "mnb": "multinomial naive Bayes"}
+#: Kim (2016)'s three corpora (its claim is tested OUTSIDE them).
+KIM_DATASETS = ("cachopo_r8", "cachopo_webkb", "20news")
+BNS_WEIGHTINGS = ("binary-bns", "tf-bns")
+MIXCH = "ntf-mixch"
+KIM_SINGLES = ("ntf-kim_idf", "ntf-kim_chi2", "ntf-kim_ig", "ntf-kim_rf", "ntf-kim_or")
+
+
+# --- data ------------------------------------------------------------------------------------
+
+def load_runs(params: dict, template: str) -> pd.DataFrame:
+    """Every run's per-split averages: columns run, dataset, learner, encoding, split, measures."""
+    from termweight.config import benchmark_runs
+
+    frames = []
+    for run, e in benchmark_runs(params).items():
+        for learner in e["learners"]:
+            path = template.format(run=run, learner=learner)
+            f = io.read_table(path, required=("encoding", "split", "micro_f1", "macro_f1"))
+            if "accuracy" not in f.columns:
+                raise DataError(path, "no 'accuracy' column (evaluate with --doc-accuracy)")
+            f.insert(0, "learner", learner)
+            f.insert(0, "dataset", e["dataset"])
+            f.insert(0, "run", run)
+            frames.append(f)
+    if not frames:
+        raise DataError("params.yaml", "benchmark: no runs configured")
+    return pd.concat(frames, ignore_index=True)
+
+
+def dataset_scores(runs: pd.DataFrame, measures=MEASURES) -> pd.DataFrame:
+    """Long table: dataset, learner, weighting, measure, score (mean over splits), splits."""
+    g = runs.groupby(["dataset", "learner", "encoding"], sort=False)
+    mean = g[list(measures)].mean().reset_index()
+    n = g.size().reset_index(name="splits")
+    mean = mean.merge(n, on=["dataset", "learner", "encoding"])
+    long = mean.melt(id_vars=["dataset", "learner", "encoding", "splits"], value_vars=list(measures),
+                     var_name="measure", value_name="score")
+    return long.rename(columns={"encoding": "weighting"})
+
+
+def score_matrix(scores: pd.DataFrame, learner: str, measure: str, order) -> pd.DataFrame:
+    """Datasets x weightings (``order``) of one learner and measure."""
+    s = scores[(scores["learner"] == learner) & (scores["measure"] == measure)]
+    return s.pivot(index="dataset", columns="weighting", values="score")[list(order)]
+
+
+# --- statistics (Demsar 2006) from maintained libraries --------------------------------------
+
+def holm_against(pz: pd.DataFrame, control: str) -> pd.DataFrame:
+    """Unadjusted z-test p of every other weighting against ``control`` and Holm's adjustment."""
+    from statsmodels.stats.multitest import multipletests
+
+    p = pz.loc[control].drop(control)
+    adj = multipletests(p.to_numpy(), method="holm")[1] if p.size else np.array([])
+    return pd.DataFrame({"p": p, "p_holm": adj}, index=p.index)
+
+
+def nemenyi_cd(k: int, n: int, alpha: float) -> float:
+    """Nemenyi's critical difference ``q_alpha sqrt(k(k+1)/(6N))`` (Demsar 2006, section 3.2.2)."""
+    from scipy.stats import studentized_range
+
+    q = studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2.0)
+    return float(q * np.sqrt(k * (k + 1) / (6.0 * n)))
+
+
+def rank_tests(D: pd.DataFrame, baseline: str, alpha: float) -> dict:
+    """Average ranks, Friedman, Nemenyi, Holm against the best and the baseline, for ``D``."""
+    import scikit_posthocs as skp
+    from scipy.stats import friedmanchisquare
+
+    ranks = D.rank(axis=1, ascending=False, method="average")
+    avg = ranks.mean().sort_values(kind="stable")
+    n, k = D.shape
+    out = {"n_datasets": n, "k": k, "avg_rank": avg, "best": str(avg.index[0])}
+    if n >= 2 and k >= 3:
+        fr = friedmanchisquare(*[D[c].to_numpy() for c in D.columns])
+        out["friedman_chi2"], out["friedman_p"] = float(fr.statistic), float(fr.pvalue)
+        arr = D.to_numpy()
+        nem = skp.posthoc_nemenyi_friedman(arr)
+        nem.index = nem.columns = D.columns
+        pz = skp.posthoc_siegel_friedman(arr)
+        pz.index = pz.columns = D.columns
+        out["nemenyi"] = nem
+        out["cd"] = nemenyi_cd(k, n, alpha)
+        out["vs_best"] = holm_against(pz, out["best"])
+        out["vs_baseline"] = holm_against(pz, baseline) if baseline in D.columns else None
+    else:
+        out.update(friedman_chi2=float("nan"), friedman_p=float("nan"), nemenyi=None, cd=None,
+                   vs_best=None, vs_baseline=None)
+    return out
+
+
+def paired_claim(D: pd.DataFrame, a: str, b: str, datasets) -> dict:
+    """``a`` against ``b`` on ``datasets``: wins/ties/losses, mean difference, Wilcoxon p."""
+    from scipy.stats import wilcoxon
+
+    rows = [d for d in D.index if d in set(datasets)]
+    if a not in D.columns or b not in D.columns or not rows:
+        return {"a": a, "b": b, "n": 0}
+    diff = D.loc[rows, a] - D.loc[rows, b]
+    res = {"a": a, "b": b, "n": len(rows), "wins": int((diff > 0).sum()),
+           "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
+           "mean_diff": float(diff.mean())}
+    res["wilcoxon_p"] = float(wilcoxon(diff.to_numpy()).pvalue) if (diff != 0).sum() >= 1 \
+        and len(rows) >= 2 else float("nan")
+    return res
+
+
+# --- outputs ---------------------------------------------------------------------------------
+
+def _fmt_p(p) -> str:
+    if p is None or not np.isfinite(p):
+        return "--"
+    return "$<$0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def leaderboard(scores, tests, learner, measures, baseline) -> pd.DataFrame:
+    """One learner's leaderboard, ordered by the average rank of the first measure."""
+    from termweight.reporting import latex_escape
+
+    main = tests[(learner, measures[0])]
+    rows = []
+    for i, w in enumerate(main["avg_rank"].index, 1):
+        row = {"": str(i), "Weighting": f"\\texttt{{{latex_escape(w)}}}"}
+        for m in measures:
+            t = tests[(learner, m)]
+            s = scores[(scores["learner"] == learner) & (scores["measure"] == m)
+                       & (scores["weighting"] == w)]["score"]
+            row[f"rank {MEASURE_NAMES[m]}"] = f"{t['avg_rank'][w]:.2f}"
+            row[f"mean {MEASURE_NAMES[m]}"] = f"{s.mean():.4f}"
+        vb, vt = main.get("vs_best"), main.get("vs_baseline")
+        row["Holm p vs best"] = _fmt_p(vb["p_holm"].get(w)) if vb is not None and w in vb.index \
+            else "--"
+        row[f"Holm p vs {baseline}"] = (_fmt_p(vt["p_holm"].get(w))
+                                        if vt is not None and w in vt.index else "--")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def cd_figure(t: dict, title: str):
+    import matplotlib.pyplot as plt
+    import scikit_posthocs as skp
+
+    k = t["k"]
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.16 * k))
+    if t.get("nemenyi") is not None:
+        skp.critical_difference_diagram(t["avg_rank"], t["nemenyi"], ax=ax, cd=t["cd"],
+                                        label_fmt_left="{label} ({rank:.1f})",
+                                        label_fmt_right="({rank:.1f}) {label}",
+                                        label_props={"fontsize": 7})
+    else:
+        ax.text(0.5, 0.5, "fewer than 2 datasets: no test", ha="center", transform=ax.transAxes)
+        ax.set_axis_off()
+    ax.set_title(title, fontsize=9)
+    return fig
+
+
+def heat_figure(D: pd.DataFrame, baseline: str, title: str):
+    import matplotlib.pyplot as plt
+
+    rel = D.sub(D[baseline], axis=0) if baseline in D.columns else D * 0
+    lim = max(float(np.nanmax(np.abs(rel.to_numpy()))), 1e-6)
+    fig, ax = plt.subplots(figsize=(2 + 0.24 * D.shape[1], 1.2 + 0.3 * D.shape[0]))
+    im = ax.imshow(rel.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    ax.set_xticks(range(D.shape[1]), D.columns, rotation=90, fontsize=6)
+    ax.set_yticks(range(D.shape[0]), D.index, fontsize=7)
+    fig.colorbar(im, ax=ax, fraction=0.03, label=f"difference to {baseline}")
+    ax.set_title(title, fontsize=9)
+    return fig
+
+
+def _w(name: str) -> str:
+    return f"\\texttt{{{name.replace('_', chr(92) + '_')}}}"
+
+
+def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
+    """The section's four answers as sentences (LaTeX), every number from the tests."""
+    alpha, baseline, m0 = cfg["alpha"], cfg["baseline"], measures[0]
+    best = []
+    for learner in learners:
+        t = tests[(learner, m0)]
+        best.append(f"{LEARNER_NAMES.get(learner, learner)}: {_w(t['best'])} "
+                    f"(average rank {t['avg_rank'].iloc[0]:.2f} of {t['k']}; Friedman "
+                    f"p = {_fmt_p(t['friedman_p'])})")
+    out = {"BenchAnswerBest": f"By average {MEASURE_NAMES[m0]} rank over "
+                              f"{tests[(learners[0], m0)]['n_datasets']} datasets, the best "
+                              "weighting is, per learner, " + "; ".join(best) + "."}
+    parts = []
+    for learner in learners:
+        for c in claims[learner]["bns"]:
+            if c["n"]:
+                parts.append(f"{_w(c['a'])} with {LEARNER_NAMES.get(learner, learner)}: "
+                             f"{c['wins']}/{c['ties']}/{c['losses']} wins/ties/losses, mean "
+                             f"{c['mean_diff']:+.4f}, Wilcoxon p = {_fmt_p(c['wilcoxon_p'])}")
+    out["BenchAnswerBns"] = ((f"On the {claims[learners[0]]['bns'][0]['n']} datasets outside "
+                              f"Forman's, against {_w(baseline)} ({MEASURE_NAMES[m0]}): "
+                              + "; ".join(parts) + ".") if parts else
+                             "No dataset outside Forman's was run, so this cannot be answered yet.")
+    parts = []
+    for learner in learners:
+        c = claims[learner]["mixch"]
+        if c["n"]:
+            parts.append(f"{LEARNER_NAMES.get(learner, learner)} against {_w(c['b'])}: "
+                         f"{c['wins']}/{c['ties']}/{c['losses']}, mean {c['mean_diff']:+.4f}, "
+                         f"Wilcoxon p = {_fmt_p(c['wilcoxon_p'])}")
+    out["BenchAnswerMixch"] = (("Outside Kim's three corpora, mix-ch (" + _w(MIXCH) + ") against "
+                                "the best-ranked single weighting there: " + "; ".join(parts) + ".")
+                               if parts else "mix-ch was not run outside Kim's corpora.")
+    parts = []
+    for learner in learners:
+        for m in measures:
+            t = tests[(learner, m)]
+            vt = t.get("vs_baseline")
+            if vt is None:
+                continue
+            better = [w for w in vt.index if t["avg_rank"][w] < t["avg_rank"][baseline]
+                      and vt.loc[w, "p_holm"] < alpha]
+            parts.append(f"{LEARNER_NAMES.get(learner, learner)}, {MEASURE_NAMES[m]}: "
+                         + (", ".join(_w(w) for w in better) if better else "none"))
+    out["BenchAnswerTfidf"] = (f"Weightings ranked significantly better than {_w(baseline)} "
+                               f"(Holm-adjusted rank z-test, alpha = {alpha}): "
+                               + "; ".join(parts) + ".")
+    return out
+
+
+def cmd_benchmark_report(args) -> None:
+    """runs.csv of every run and learner -> statistics, tables, figures, JSON, macros."""
+    from termweight.config import benchmark_runs, load_params
+    from termweight.reporting import save_figure, write_latex_table
+
+    params = load_params(args.params)
+    b = params["benchmark"]
+    cfg = {"alpha": b.get("alpha", 0.05), "baseline": b.get("baseline", "tfidf")}
+    measures = list(b.get("measures", MEASURES))
+    learners = list(b["learners"])
+    runs = load_runs(params, args.runs)
+    scores = dataset_scores(runs, measures)
+    order = list(next(iter(benchmark_runs(params).values()))["encodings"])
+    data, reports = Path(args.data), Path(args.reports)
+    io.write_table(data / "scores.csv", scores)
+    forman = set(params.get("forman", {}).get("datasets", [])) | {
+        d for d in scores["dataset"].unique() if _is_forman(d)}
+    datasets = sorted(scores["dataset"].unique())
+    tests, claims, test_rows = {}, {}, []
+    for learner in learners:
+        for m in measures:
+            D = score_matrix(scores, learner, m, order)
+            t = rank_tests(D, cfg["baseline"], cfg["alpha"])
+            tests[(learner, m)] = t
+            for w in D.columns:
+                vb, vt = t.get("vs_best"), t.get("vs_baseline")
+                test_rows.append({
+                    "learner": learner, "measure": m, "weighting": w,
+                    "avg_rank": float(t["avg_rank"][w]), "mean": float(D[w].mean()),
+                    "friedman_p": t["friedman_p"],
+                    "p_vs_best": float(vb["p"][w]) if vb is not None and w in vb.index else None,
+                    "p_holm_vs_best": (float(vb["p_holm"][w]) if vb is not None and w in vb.index
+                                       else None),
+                    "p_holm_vs_baseline": (float(vt["p_holm"][w]) if vt is not None
+                                           and w in vt.index else None)})
+            cd = f" (Nemenyi CD = {t['cd']:.2f})" if t.get("cd") else ""
+            save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
+                                  f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
+                                  f"datasets{cd}"),
+                        reports / "figures" / f"benchmark_cd_{learner}_{m}")
+        D0 = score_matrix(scores, learner, measures[0], order)
+        outside_kim = [d for d in D0.index if d not in KIM_DATASETS]
+        singles = [w for w in D0.columns if w != MIXCH]
+        best_single = (D0.loc[outside_kim, singles].rank(axis=1, ascending=False).mean()
+                       .sort_values(kind="stable").index[0]) if outside_kim and singles else None
+        claims[learner] = {
+            "bns": [paired_claim(D0, w, cfg["baseline"], [d for d in D0.index if d not in forman])
+                    for w in BNS_WEIGHTINGS if w in D0.columns],
+            "mixch": (paired_claim(D0, MIXCH, best_single, outside_kim)
+                      if best_single and MIXCH in D0.columns else {"n": 0})}
+        if not claims[learner]["bns"]:
+            claims[learner]["bns"] = [{"n": 0}]
+        save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
+                                f"{MEASURE_NAMES[measures[0]]} minus {cfg['baseline']}"),
+                    reports / "figures" / f"benchmark_heat_{learner}")
+        n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
+        write_latex_table(
+            reports / "tables" / f"benchmark_{learner}.tex",
+            leaderboard(scores, tests, learner, measures, cfg["baseline"]),
+            f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
+            f"{len(datasets)} datasets ({n_splits} splits) and mean score per measure, ordered by "
+            f"{MEASURE_NAMES[measures[0]]} rank; Holm-adjusted p of the rank z-test against the "
+            f"best-ranked weighting and against {cfg['baseline']}.",
+            f"tab:benchmark_{learner}", escape=False)
+    tests_frame = pd.DataFrame(test_rows)
+    io.write_table(data / "tests.csv", tests_frame)
+    summary = pd.DataFrame([{
+        "Learner": LEARNER_NAMES.get(lr, lr), "Measure": MEASURE_NAMES[m],
+        "$N$": str(t["n_datasets"]), "$k$": str(t["k"]),
+        "Friedman $\\chi^2$": f"{t['friedman_chi2']:.1f}" if np.isfinite(t["friedman_chi2"]) else "--",
+        "$p$": _fmt_p(t["friedman_p"]),
+        "Nemenyi CD": f"{t['cd']:.2f}" if t.get("cd") else "--",
+        "best": _w(t["best"]), "its rank": f"{t['avg_rank'].iloc[0]:.2f}",
+        f"rank of {cfg['baseline']}": (f"{t['avg_rank'][cfg['baseline']]:.2f}"
+                                       if cfg["baseline"] in t["avg_rank"] else "--"),
+    } for (lr, m), t in tests.items()])
+    write_latex_table(reports / "tables" / "benchmark_tests.tex", summary,
+                      "Benchmark: Friedman test per learner and measure, Nemenyi's critical "
+                      "difference of average ranks ($\\alpha$ = "
+                      f"{cfg['alpha']}), the best-ranked weighting.",
+                      "tab:benchmark_tests", escape=False)
+    ans = answers(scores, tests, claims, cfg, learners, measures)
+    grid = {"datasets": datasets, "weightings": order, "learners": learners,
+            "splits": {d: int(runs[runs["dataset"] == d]["split"].nunique()) for d in datasets},
+            "fits": int(len(runs))}
+    headline = {
+        "experiment": "benchmark", "datasets": datasets, "grid": grid,
+        "measures": measures, "baseline": cfg["baseline"], "alpha": cfg["alpha"],
+        "best": {lr: {m: {"weighting": tests[(lr, m)]["best"],
+                          "avg_rank": round(float(tests[(lr, m)]["avg_rank"].iloc[0]), 4),
+                          "friedman_p": _round(tests[(lr, m)]["friedman_p"])}
+                      for m in measures} for lr in learners},
+        "baseline_rank": {lr: {m: _round(tests[(lr, m)]["avg_rank"].get(cfg["baseline"]))
+                               for m in measures} for lr in learners},
+        "claims": {lr: {"bns_vs_baseline": [_clean(c) for c in claims[lr]["bns"]],
+                        "mixch_vs_best_single": _clean(claims[lr]["mixch"])} for lr in learners},
+    }
+    io.write_json(reports / "metrics" / "benchmark.json", headline)
+    macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
+              "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
+              "BenchAlpha": str(cfg["alpha"]), "BenchBaseline": _w(cfg["baseline"]),
+              "BenchDatasetList": ", ".join(_w(d) for d in datasets), **ans}
+    lines = ["% The term-weighting benchmark: numbers and answers quoted by the report "
+             "(generated; do not edit)."]
+    lines += [f"\\newcommand{{\\{k}}}{{{v}}}" for k, v in macros.items()]
+    io.write_text(reports / "macros" / "benchmark.tex", "\n".join(lines) + "\n")
+    log.info("benchmark: %d datasets x %d weightings x %d learners, %d (run, split) rows",
+             len(datasets), len(order), len(learners), len(runs))
+
+
+def _is_forman(dataset: str) -> bool:
+    from termweight.datasets import DATASETS
+
+    spec = DATASETS.get(dataset)
+    return spec is not None and spec.description.startswith("Forman/")
+
+
+def _round(x):
+    return None if x is None or not np.isfinite(x) else round(float(x), 6)
+
+
+def _clean(d: dict) -> dict:
+    return {k: (_round(v) if isinstance(v, float) else v) for k, v in d.items()}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("benchmark-report", help="the benchmark's statistics, leaderboards, CD "
+                       "diagrams and heat maps (docs/benchmark.md)",
+                       description=__doc__.splitlines()[0],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--params", required=True, help="params.yaml (its benchmark: section)")
+    p.add_argument("--runs", required=True,
+                   help="runs.csv template with {run} and {learner}, written by aggregate")
+    p.add_argument("--data", default="data/benchmark",
+                   help="directory for scores.csv and tests.csv (default: %(default)s)")
+    p.add_argument("--reports", default="reports", help="reports directory (default: %(default)s)")
+    p.set_defaults(func=cmd_benchmark_report)

@@ -1,0 +1,95 @@
+"""The benchmark's weightings: which encodings ``weightings: all`` means, and learned weightings.
+
+An encoding is ``<base>`` or ``<base>-<weighting>`` (:func:`termweight.config.encoding_parts`):
+
+- unsupervised bases :data:`UNSUPERVISED` (``binary``, ``tf``, cosine ``tfidf``, sublinear
+  ``ltc``) and ``bm25tf-idf`` (BM25: TF saturation x idf, :func:`termweight.encoding.bm25_tf`);
+- every supervised scaling registered in :data:`termweight.scoring.WEIGHTINGS` on each of its
+  bases (Forman's 15 on ``binary`` and ``tf``; Kim's five on ``ntf``; delta-idf and tf-igm on
+  ``tf``), ``none`` meaning the plain base; :func:`termweight.scoring.register_weighting` adds one;
+- the learned weightings :data:`LEARNED` (``ntf-mixch``), which are fitted on the training rows
+  of each task by a model rather than computed from the contingency cells.
+
+Supervised weights are one-vs-rest: task ``c`` (a class) gets its own column scale ``w_c``
+computed from the training rows' contingency table of ``c`` against the rest, and the learner of
+task ``c`` is fitted on ``X diag(w_c)`` (``termweight.learners.linear``); tf-igm is natively
+multi-class and gives every task the same scale.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from termweight import scoring
+
+#: unsupervised encodings of the benchmark (BM25 = saturated TF scaled by the training idf)
+UNSUPERVISED = ("binary", "tf", "tfidf", "ltc", "bm25tf-idf")
+
+
+def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, tol: float = 1e-3,
+                  bases=scoring.KIM_BASES) -> np.ndarray:
+    """Per-task column scales ``b_c = sum_j alpha_cj b_cj`` learned by Kim's mix-ch (2016, eq. 2).
+
+    ``b_cj``: the scaling weights of Kim's five bases for task ``c`` (from ``scores``, the training
+    statistics), each rescaled so that the weighted training documents have unit root-mean-square
+    norm (``1 / sqrt(mean_i ||b_cj * x_i||^2)``, vectorised over bases, tasks and terms);
+    ``alpha_c`` from :class:`termweight.learners.kim.MixCH` (hinge-loss SVM, C, no intercept)
+    fitted on the training rows ``X_train`` of task ``c`` only. A task without a training
+    positive or negative gets ``alpha = 1/J``.
+    """
+    from termweight.learners.kim import MixCH
+
+    X = sp.csr_matrix(X_train, dtype=np.float64)
+    Y = sp.csc_matrix(Y_train)
+    B = np.stack([scoring.as_scaling_weights(scores[b]) for b in bases])  # (J, K, T)
+    colsq = np.asarray(X.multiply(X).sum(axis=0)).ravel()
+    rms = np.sqrt((B**2 @ colsq) / max(X.shape[0], 1))  # (J, K)
+    B = B * np.divide(1.0, rms, out=np.zeros_like(rms), where=rms > 0)[:, :, None]
+    out = B.mean(axis=0)
+    for c in range(Y.shape[1]):
+        y = (Y[:, c].toarray().ravel() > 0).astype(np.int64)
+        if y.all() or not y.any():
+            continue
+        model = MixCH(base_weights=B[:, c, :], C=C, max_iter=max_iter, tol=tol).fit(X, y)
+        out[c] = model.weights_
+    return out
+
+
+#: learned weighting -> (function, the bases it applies to, the scores it needs)
+LEARNED = {"mixch": (mixch_weights, ("ntf",), scoring.KIM_BASES)}
+
+
+def all_encodings() -> list[str]:
+    """Every registered weighting on each of its bases (what ``weightings: all`` means)."""
+    out = list(UNSUPERVISED)
+    for metric, bases in scoring.WEIGHTINGS.items():
+        out += [b if metric == "none" else f"{b}-{metric}" for b in bases]
+    for name, (_, bases, _) in LEARNED.items():
+        out += [f"{b}-{name}" for b in bases]
+    return list(dict.fromkeys(out))
+
+
+def benchmark_encodings(weightings) -> list[str]:
+    """``"all"`` -> :func:`all_encodings`; a list is taken as it is."""
+    return all_encodings() if weightings == "all" else list(weightings)
+
+
+def needed_scores(encodings) -> list[str]:
+    """The metrics the score step must compute for ``encodings`` (idf always: tfidf, ltc, BM25)."""
+    from termweight.config import encoding_parts
+
+    need = ["idf"]
+    for enc in encodings:
+        _, metric = encoding_parts(enc)
+        if metric in LEARNED:
+            need += list(LEARNED[metric][2])
+        elif metric is not None:
+            need.append(metric)
+    return list(dict.fromkeys(need))
+
+
+def learned_weights(name: str, X_train, Y_train, scores, options: dict | None = None) -> np.ndarray:
+    """Column scales (n_tasks, n_terms) of learned weighting ``name`` from the training rows."""
+    func = LEARNED[name][0]
+    return func(X_train, Y_train, scores, **(options or {}))

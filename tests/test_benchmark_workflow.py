@@ -1,0 +1,107 @@
+"""The benchmark family end to end on a small config (CI): real Snakemake, real Forman datasets.
+
+Three of Forman's smallest sets (2-fold CV x 1 instead of 5x2, one with its own protocol), one
+weighting of every kind, all three learners.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from workflow_utils import make_project, run
+
+pytestmark = [pytest.mark.slow, pytest.mark.realdata]
+
+#: The small benchmark: one weighting of every kind (unsupervised, BM25, Forman's scalings on
+#: binary and TF, Kim's on ntf, delta-idf, tf-igm, mix-ch), three learners, 2 splits per dataset.
+SMALL_BENCHMARK = {
+    "datasets": {"tr23": {}, "tr12": {}, "tr11": {"protocol": {
+        "type": "kfold", "folds": 2, "repeats": 1, "stratified": True, "seed": 3}}},
+    "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
+    "weightings": ["binary", "tfidf", "ltc", "bm25tf-idf", "binary-bns", "tf-bns", "ntf-kim_rf",
+                   "tf-delta_idf", "tf-igm", "ntf-mixch"],
+    "learners": ["linearsvc", "logreg", "mnb"],
+    "C": 1.0,
+    "mixch": {"C": 1.0, "max_iter": 5, "tol": 0.001},
+    "measures": ["macro_f1", "micro_f1", "accuracy"],
+    "baseline": "tfidf",
+    "alpha": 0.05,
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory, mirror):
+    root = make_project(tmp_path_factory.mktemp("bench"),
+                        {"mirror": str(mirror), "benchmark": SMALL_BENCHMARK})
+    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    return root
+
+
+def test_every_output_and_the_grid(project):
+    m = json.loads((project / "reports/metrics/benchmark.json").read_text())
+    assert m["datasets"] == ["tr11", "tr12", "tr23"]
+    assert m["grid"]["weightings"] == SMALL_BENCHMARK["weightings"]
+    assert m["grid"]["fits"] == 3 * 2 * 10 * 3  # datasets x splits x weightings x learners
+    for learner in SMALL_BENCHMARK["learners"]:
+        table = (project / f"reports/tables/benchmark_{learner}.tex").read_text()
+        assert table.count("\\texttt{") == 10
+        for kind in (f"cd_{learner}_macro_f1", f"heat_{learner}"):
+            assert (project / f"reports/figures/benchmark_{kind}.png").stat().st_size > 1000
+        assert m["best"][learner]["macro_f1"]["weighting"] in SMALL_BENCHMARK["weightings"]
+        assert 0 <= m["best"][learner]["macro_f1"]["friedman_p"] <= 1
+    macros = (project / "reports/macros/benchmark.tex").read_text()
+    for name in ("BenchAnswerBest", "BenchAnswerBns", "BenchAnswerMixch", "BenchAnswerTfidf"):
+        assert f"\\newcommand{{\\{name}}}" in macros
+
+
+def test_scores_are_means_of_the_generic_steps_runs(project):
+    """scores.csv is the mean over splits of aggregate's runs.csv, for every learner."""
+    scores = pd.read_csv(project / "data/benchmark/scores.csv")
+    for learner in SMALL_BENCHMARK["learners"]:
+        runs = pd.read_csv(project / f"data/benchmark/results/bench_tr23/{learner}/runs.csv")
+        assert sorted(runs["split"].unique()) == ["r0f0", "r0f1"]
+        want = runs[runs["encoding"] == "tf-igm"]["accuracy"].mean()
+        got = scores[(scores["dataset"] == "tr23") & (scores["learner"] == learner)
+                     & (scores["weighting"] == "tf-igm") & (scores["measure"] == "accuracy")]
+        assert got["score"].item() == pytest.approx(want)
+        assert runs["micro_f1"].between(0.2, 1.0).all()
+
+
+def test_supervised_weights_are_per_task_and_from_training_rows(project):
+    """The encode step stores one column scale per class, from that split's training rows."""
+    from termweight import scoring
+    from termweight.corpus import Corpus
+    from termweight.splits import Split
+    from termweight.statistics import term_stats
+
+    root = project / "data/benchmark"
+    enc = np.load(root / "encoded/bench_tr23/tf-delta_idf/r0f1.npz", allow_pickle=False)
+    split = Split.load(root / "splits/bench_tr23/r0f1.npz")
+    corpus = Corpus.load(project / "data/corpus/tr23")
+    Xtr = corpus.X[split.train]
+    cols = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
+    want = scoring.as_scaling_weights(scoring.score("delta_idf", term_stats(Xtr[:, cols],
+                                                                            corpus.Y[split.train])))
+    np.testing.assert_allclose(enc["col_weights"], want)
+    assert enc["col_weights"].shape == (corpus.Y.shape[1], cols.size)
+    # mix-ch: a convex combination of the five RMS-scaled Kim bases, one per class, all >= 0
+    mix = np.load(root / "encoded/bench_tr23/ntf-mixch/r0f1.npz", allow_pickle=False)
+    assert mix["col_weights"].shape == (corpus.Y.shape[1], cols.size)
+    assert (mix["col_weights"] >= 0).all() and (mix["col_weights"].sum(axis=1) > 0).all()
+
+
+def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
+    res = run(["snakemake", "--cores", "2", "benchmark", "-n"], project)
+    assert "Nothing to be done" in res.stdout + res.stderr
+    # the same train step with one worker process writes the same bytes
+    d = "data/benchmark"
+    run(["python", "-m", "termweight", "train", "--params", "params.yaml", "--exp", "bench_tr23",
+         "--learner", "logreg", "--jobs", "1", "--encoding", "ntf-mixch", "tf-igm",
+         "--encoded", f"{d}/encoded/bench_tr23/{{encoding}}/{{split}}.npz",
+         "--out", str(tmp_path / "{encoding}" / "{split}.npz")], project)
+    for sub in ("ntf-mixch/r0f0.npz", "tf-igm/r0f1.npz"):
+        assert (tmp_path / sub).read_bytes() == \
+            (project / d / "models/bench_tr23/logreg" / sub).read_bytes(), sub

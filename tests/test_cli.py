@@ -82,3 +82,123 @@ def test_class_without_training_positives_is_a_recorded_skip(tmp_path):
     assert frame["status"].tolist() == ["ok", "ok", "skipped: no training positives"]
     assert frame.loc[2, "fn"] == 5 and frame.loc[2, "tp"] == 0  # still counted, never predicted
     assert "classes without training positives: ['c']" in (tmp_path / "stats.log").read_text()
+
+
+# --- a newcomer's first commands: --version, list, --help -----------------------------------------
+
+def test_version_needs_no_sub_command(tmp_path):
+    import termweight
+
+    res = tw("--version", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == f"termweight {termweight.__version__}\n"
+
+
+def _lines(res) -> dict[str, str]:
+    """First word of each output line -> the line (each name exactly once)."""
+    assert res.returncode == 0, res.stderr
+    names = [ln.split()[0] for ln in res.stdout.splitlines()]
+    assert len(names) == len(set(names)), names
+    return {ln.split()[0]: ln for ln in res.stdout.splitlines()}
+
+
+def test_list_datasets(tmp_path):
+    from termweight.datasets import DATASETS
+
+    lines = _lines(tw("list", "datasets", cwd=tmp_path))
+    assert set(lines) == set(DATASETS)
+    for name, spec in DATASETS.items():
+        assert lines[name].split()[1] == spec.kind
+        assert lines[name].endswith(" ".join(spec.description.split()))
+
+
+def test_list_metrics(tmp_path):
+    from termweight import scoring
+
+    lines = _lines(tw("list", "metrics", cwd=tmp_path))
+    assert list(lines) == list(scoring.METRICS)
+    assert "bns" in lines and "ndtri(tpr) - ndtri(fpr)" in lines["bns"]  # from the formula table
+    for name, (func, swapped) in scoring.METRICS.items():
+        doc = (func.__doc__ or "").strip().splitlines()
+        if doc:  # the first line of the function's docstring, without RST markup
+            assert doc[0].strip().replace("``", "") in lines[name], name
+        assert ("[swap: cells swapped" in lines[name]) == swapped, name
+
+
+def test_list_encodings(tmp_path):
+    from termweight.encoding import BASE_ENCODINGS
+
+    lines = _lines(tw("list", "encodings", cwd=tmp_path))
+    assert list(lines) == [*BASE_ENCODINGS, "<base>-<metric>"]
+    assert "(no description)" not in "".join(lines.values())  # add new bases to cli's table
+
+
+def test_list_learners_names_their_classes(tmp_path):
+    import importlib
+
+    lines = _lines(tw("list", "learners", cwd=tmp_path))
+    assert set(lines) == {"linearsvc", "adaboost_mh", "mp_boost", "modest", "mix-ch", "mini-max",
+                          "fh"}
+    for name, line in lines.items():
+        module, _, attr = line.split()[1].rpartition(".")
+        obj = getattr(importlib.import_module(module), attr)  # the named class really exists
+        assert obj.__doc__.strip().splitlines()[0].replace("``", "").strip() in line, name
+        assert "Used by:" in line
+
+
+def test_list_experiments_of_the_repository_and_of_another_params_file(tmp_path, repo):
+    lines = _lines(tw("list", "experiments", cwd=repo))
+    import yaml
+
+    params = yaml.safe_load((repo / "params.yaml").read_text())
+    for exp in params["experiments"]:
+        assert lines[exp].split()[1] == "experiment"
+        assert params["experiments"][exp]["dataset"] in lines[exp]
+    for paper in ("esuli", "mukras", "forman", "kim", "ferreira"):
+        assert lines[paper].split()[1] == "paper"
+        assert (f"snakemake {paper};" in lines[paper]) == (paper in params), paper
+    (tmp_path / "p.yaml").write_text(
+        "seed: 1\nexperiments:\n  mine:\n    dataset: oh0\n    protocol: {type: kfold, folds: 3}\n"
+        "    scores: [idf]\n    encodings: [tfidf]\n    learner: {name: linearsvc}\n")
+    lines = _lines(tw("list", "experiments", "--params", "p.yaml", cwd=tmp_path))
+    assert "oh0, kfold (folds 3)" in lines["mine"] and "slice" not in lines
+    assert "NOT in p.yaml" in lines["kim"]
+
+
+def test_list_experiments_bad_params_is_one_line(tmp_path):
+    res = tw("list", "experiments", "--params", "missing.yaml", cwd=tmp_path)
+    assert res.returncode == 2
+    assert "missing.yaml" in res.stderr and "Traceback" not in res.stderr
+
+
+def _sub_commands():
+    import argparse
+
+    from termweight import cli
+
+    ap = cli.build_parser(["--help"])  # every sub-command registered
+    sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    return ap, sub.choices
+
+
+def test_every_core_option_has_help():
+    import argparse
+
+    ap, choices = _sub_commands()
+    missing = [f"termweight {a.option_strings}" for a in ap._actions if not a.help]
+    core = {name: p for name, p in choices.items() if p.get_default("func").__module__ ==
+            "termweight.cli"}
+    assert {"list", "prepare", "encode", "train", "aggregate", "headlines"} <= set(core)
+    for name, p in core.items():
+        missing += [f"{name} {a.option_strings or a.dest}" for a in p._actions
+                    if not isinstance(a, argparse._HelpAction) and not (a.help or "").strip()]
+    assert not missing, missing
+
+
+def test_help_shows_examples_and_no_markup(tmp_path):
+    res = tw("--help", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "`" not in res.stdout  # no RST/Markdown literal markup
+    assert "examples:" in res.stdout and "python -m termweight list datasets" in res.stdout
+    for name in ("list", "prepare", "headlines", "kim-fit", "report-summary"):
+        assert f"\n    {name} " in res.stdout or f"\n    {name}\n" in res.stdout, name

@@ -14,6 +14,7 @@ import argparse
 import logging
 import os
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -248,11 +249,9 @@ def cmd_score(args) -> None:
 def cmd_encode(args) -> None:
     from termweight.config import encoding_parts
     from termweight.corpus import Corpus
-    from termweight.encoding import encode
+    from termweight.encoding import IDF_BASES, encode
     from termweight.scoring import as_scaling_weights
     from termweight.splits import Split
-
-    from termweight.encoding import IDF_BASES
     from termweight.weighting import LEARNED, learned_weights
 
     corpus = Corpus.load(args.corpus)
@@ -433,11 +432,181 @@ def cmd_figure(args) -> None:
     save_figure(fig, Path(args.out).with_suffix(""))
 
 
+def cmd_headlines(args) -> None:
+    """A few headline numbers per paper and experiment -> one small JSON, DVC's metrics.
+
+    (termweight.headlines: the README's results table and each experiment's micro-F1.)
+    """
+    from termweight.config import load_params
+    from termweight.headlines import headlines
+
+    out = headlines(load_params(args.params), Path(args.reports), Path(args.published))
+    io.write_json(args.out, out)
+    log.info("headlines of %s -> %s", ", ".join(out) or "nothing", args.out)
+
+
+# --- what there is: `list` -----------------------------------------------------------------------
+
+LIST_KINDS = ("datasets", "metrics", "encodings", "learners", "experiments")
+
+#: learner (as named in params.yaml) -> (where it is used, class or function, module); the
+#: descriptions come from the docstrings
+LEARNERS = {
+    "linearsvc": ("experiments (learner: {name: linearsvc}) and esuli's SVM baseline; forman, "
+                  "mukras and ferreira ('svm') fit scikit-learn's LinearSVC directly",
+                  "fit_one_vs_rest", "termweight.learners.linear"),
+    "adaboost_mh": ("esuli (esuli.learners)", "AdaBoostMH", "termweight.learners.boosting"),
+    "mp_boost": ("esuli (esuli.learners)", "MPBoost", "termweight.learners.boosting"),
+    "modest": ("ferreira (ferreira.datasets.<name>.classifiers)", "ModestAdaBoost",
+               "termweight.learners.modest"),
+    "mix-ch": ("kim (kim.methods)", "MixCH", "termweight.learners.kim"),
+    "mini-max": ("kim (kim.methods)", "MiniMax", "termweight.learners.kim"),
+    "fh": ("mukras (mukras.classifiers)", "FrankHallClassifier",
+                   "termweight.learners.ordinal"),
+}
+
+#: paper target (a section of params.yaml; `snakemake <name>`) -> what it reproduces
+PAPER_TARGETS = {
+    "esuli": "Esuli & Sebastiani: ordinal-to-binary features for AdaBoost.MH and MP-Boost, "
+             "Reuters-21578",
+    "mukras": "Mukras et al. (2007): Information Gain with probability re-distribution, ordinal "
+              "classes",
+    "forman": "Forman (2008): BNS feature scaling against TF-IDF and 13 other metrics, linear SVM",
+    "kim": "Kim (2016): combining supervised term weightings, mix-ch and mini-max",
+    "ferreira": "Ferreira & Figueiredo (2012): l0-norm feature selection against Fisher, random "
+                "projection, MIM, CMIM",
+}
+
+#: every base encoding -> what it is (termweight.encoding.BASE_ENCODINGS; checked by the tests)
+BASE_ENCODING_HELP = {
+    "binary": "1 where the term occurs, else 0",
+    "tf": "the raw term count",
+    "logtf": "log(1 + count)",
+    "tfidf": "count x training idf, rows scaled to unit L2 norm (cosine); needs 'idf' in scores",
+}
+
+
+def _first_line(text: str | None) -> str:
+    lines = [ln.strip().replace("``", "") for ln in (text or "").strip().splitlines()]
+    return " ".join(lines[:next((i for i, ln in enumerate(lines) if not ln), len(lines))])
+
+
+def _metric_table() -> dict[str, str]:
+    """name -> formula, from the table in termweight.scoring's module docstring."""
+    from termweight import scoring
+
+    out = {}
+    for line in (scoring.__doc__ or "").splitlines():
+        parts = line.split(None, 1)
+        if len(parts) == 2 and parts[0] in scoring.METRICS and "``" in parts[1]:
+            formula = parts[1].rsplit(None, 1)[0] if parts[1].split()[-1] in (
+                "yes", "no", "--") else parts[1]
+            out[parts[0]] = formula.replace("``", "").strip()
+    return out
+
+
+def _rows(rows) -> None:
+    """Print rows of cells as aligned columns, one line each."""
+    rows = [[" ".join(str(c).split()) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)] if rows else []
+    for r in rows:
+        print("  ".join([c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]]).rstrip())
+
+
+def _list_datasets(args) -> None:
+    from termweight.datasets import DATASETS
+
+    _rows([(n, s.kind, s.description or "(no description)") for n, s in sorted(DATASETS.items())])
+
+
+def _list_metrics(args) -> None:
+    from termweight import scoring
+
+    formulas = _metric_table()
+    rows = []
+    for name, (func, swapped) in scoring.METRICS.items():
+        text = _first_line(func.__doc__) or formulas.get(name) or formulas.get(func.__name__, "")
+        if swapped:
+            text = f"{text} [swap: cells swapped for negatively correlated terms]"
+        rows.append((name, text or "(no description)"))
+    _rows(rows)
+
+
+def _list_encodings(args) -> None:
+    from termweight.encoding import BASE_ENCODINGS
+
+    rows = [(b, BASE_ENCODING_HELP.get(b, "(no description)")) for b in BASE_ENCODINGS]
+    rows.append(("<base>-<metric>", "a base encoding with column j scaled by the training score of "
+                 "<metric> (e.g. binary-bns; the metric must be in the experiment's scores; "
+                 "python -m termweight list metrics)"))
+    _rows(rows)
+
+
+def _list_learners(args) -> None:
+    import importlib
+
+    rows = []
+    for name, (where, attr, module) in LEARNERS.items():
+        obj = getattr(importlib.import_module(module), attr)
+        doc = _first_line(obj.__doc__) or _first_line(importlib.import_module(module).__doc__)
+        rows.append((name, f"{module}.{attr}", f"{doc} Used by: {where}."))
+    _rows(rows)
+
+
+def _list_experiments(args) -> None:
+    from termweight.config import load_params
+
+    params = load_params(args.params)
+    rows = []
+    for name, exp in params.get("experiments", {}).items():
+        proto = exp["protocol"]
+        how = ", ".join(f"{k} {v}" for k, v in proto.items() if k != "type")
+        rows.append((name, "experiment",
+                     f"{exp['dataset']}, {proto['type']} ({how}), encodings "
+                     f"{' '.join(exp['encodings'])}, {exp['learner']['name']} "
+                     f"(snakemake experiments; dvc repro table@{name} figure@{name})"))
+    for name, text in PAPER_TARGETS.items():
+        where = "in" if name in params else f"NOT in {args.params}: no target"
+        rows.append((name, "paper", f"{text} (snakemake {name}; {where} {args.params})"
+                     if name in params else f"{text} ({where})"))
+    rows.append(("papers", "target", "all five papers (snakemake papers)"))
+    _rows(rows)
+
+
+def cmd_list(args) -> None:
+    """One line per dataset, metric, encoding, learner or experiment."""
+    {"datasets": _list_datasets, "metrics": _list_metrics, "encodings": _list_encodings,
+     "learners": _list_learners, "experiments": _list_experiments}[args.kind](args)
+
+
 # --- parser -------------------------------------------------------------------------------------
+
+DESCRIPTION = ("termweight's command-line interface. Each sub-command is one step of the pipeline "
+               "(raw files -> documents -> tokens -> corpus -> splits -> statistics -> scores -> "
+               "encoded matrices -> models -> predictions -> metrics -> tables and figures); "
+               "Snakemake and DVC call them from workflow/rules and dvc.yaml. 'list' shows the "
+               "datasets, metrics, encodings, learners and experiments. Bad input is one line "
+               "naming the file or key, exit status 2.")
+EPILOG = """examples:
+  python -m termweight list datasets             the datasets and what they are
+  python -m termweight list experiments          the experiments of params.yaml, the papers
+  python -m termweight prepare --dataset bbc --out data/documents/bbc
+  python -m termweight report-summary --readme README.md
+  python -m termweight <sub-command> --help      the options of one step
+
+The whole pipeline: snakemake --cores 2 (or dvc repro). More: docs/cli.md, docs/workflow.md."""
+DOCUMENTS_HELP = "documents directory written by prepare (documents.parquet, documents.json)"
+CORPUS_HELP = "corpus directory (counts.npz, meta.json, terms.txt)"
+EXP_HELP = "experiment name under 'experiments:' in the params file"
+SPLIT_HELP = "split file template with {split} (.npz, written by split)"
+STATS_HELP = "statistics file template with {split}, written by stats"
+ENCODED_HELP = "encoded-matrix template with {split} and {encoding}, written by encode"
+MODEL_HELP = "model template with {split} and {encoding}, written by train"
+
 
 def _add_names(p, encodings: bool = False):
     p.add_argument("--params", help="params.yaml (default split/encoding lists come from it)")
-    p.add_argument("--exp", help="experiment name in params.yaml")
+    p.add_argument("--exp", help=EXP_HELP)
     p.add_argument("--names", nargs="+", help="split names (default: all of the experiment)")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes (default: the CPUs available; outputs do not depend on it)")
@@ -462,103 +631,158 @@ def _command_of(argv) -> str | None:
 
 def build_parser(argv=None) -> argparse.ArgumentParser:
     """The CLI; for a paper's step only that paper's modules are imported (faster start-up)."""
-    ap = argparse.ArgumentParser(prog="termweight", description=__doc__.splitlines()[0])
-    ap.add_argument("--log", help="also write progress and timings to this file")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    sub = ap.add_subparsers(dest="command", required=True)
+    from termweight import __version__
+
+    ap = argparse.ArgumentParser(prog="termweight", description=textwrap.fill(DESCRIPTION, 79),
+                                 epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=f"termweight {__version__}",
+                    help="print the version and exit")
+    ap.add_argument("--log", help="write progress and timings to this file instead of stderr "
+                    "(errors still go to stderr)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="log debug messages too")
+    sub = ap.add_subparsers(dest="command", required=True, metavar="<sub-command>",
+                            help="one step (or 'list'); '<sub-command> --help' shows its options")
+
+    p = sub.add_parser("list", help="the datasets, metrics, encodings, learners or experiments, "
+                       "one line each",
+                       description="Print one line per dataset, metric, encoding, learner or "
+                       "experiment (with the paper targets).")
+    p.add_argument("kind", choices=LIST_KINDS, help="what to list: %(choices)s")
+    p.add_argument("--params", default="params.yaml",
+                   help="params file whose experiments to list (default: %(default)s)")
+    p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("prepare", help="raw files -> documents (text) or corpus (vectors)")
-    p.add_argument("--dataset", required=True)
-    p.add_argument("--out", required=True)
-    p.add_argument("--raw", default="data/raw/{dataset}")
+    p.add_argument("--dataset", required=True,
+                   help="dataset name (python -m termweight list datasets)")
+    p.add_argument("--out", required=True,
+                   help="output directory: documents.parquet and documents.json for a text "
+                   "dataset; counts.npz, meta.json and terms.txt for a vector dataset")
+    p.add_argument("--raw", default="data/raw/{dataset}",
+                   help="directory for the raw files, {dataset} is replaced by the name "
+                   "(default: %(default)s)")
     p.add_argument("--mirror", help="directory with the raw files (overrides params.yaml)")
     p.add_argument("--params", help="params.yaml, for its 'mirror' setting")
     p.set_defaults(func=cmd_prepare)
 
     p = sub.add_parser("tokenize", help="documents -> tokens (Porter stems)")
-    p.add_argument("--documents", required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--documents", required=True, help=DOCUMENTS_HELP)
+    p.add_argument("--out", required=True, help="tokens file (.parquet, one row per document)")
     p.set_defaults(func=cmd_tokenize)
 
     p = sub.add_parser("count", help="tokens -> corpus (count matrix + labels)")
-    p.add_argument("--documents", required=True)
-    p.add_argument("--tokens", required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--documents", required=True, help=DOCUMENTS_HELP)
+    p.add_argument("--tokens", required=True, help="tokens file written by tokenize")
+    p.add_argument("--out", required=True,
+                   help="corpus directory to write: counts.npz, meta.json, terms.txt")
     p.set_defaults(func=cmd_count)
 
     p = sub.add_parser("split", help="corpus -> split index files")
-    p.add_argument("--params", required=True)
-    p.add_argument("--exp", required=True)
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--out-dir", required=True)
+    p.add_argument("--params", required=True, help="params.yaml (the protocol and the seed)")
+    p.add_argument("--exp", required=True, help=EXP_HELP)
+    p.add_argument("--corpus", required=True, help=CORPUS_HELP)
+    p.add_argument("--out-dir", required=True,
+                   help="directory to write: one <split>.npz per split and index.json")
     p.set_defaults(func=cmd_split)
 
     p = sub.add_parser("stats", help="training statistics per split")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--split", required=True, help="split file template with {split}")
-    p.add_argument("--out", required=True)
+    p.add_argument("--corpus", required=True, help=CORPUS_HELP)
+    p.add_argument("--split", required=True, help=SPLIT_HELP)
+    p.add_argument("--out", required=True,
+                   help="statistics file template with {split} (.npz, training rows only)")
     _add_names(p)
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("score", help="metric scores per split")
-    p.add_argument("--stats", required=True)
-    p.add_argument("--metrics", nargs="+", help="default: the experiment's scores")
-    p.add_argument("--out", required=True)
+    p.add_argument("--stats", required=True, help=STATS_HELP)
+    p.add_argument("--metrics", nargs="+", metavar="METRIC",
+                   help="metric names (python -m termweight list metrics; default: the "
+                   "experiment's scores)")
+    p.add_argument("--out", required=True,
+                   help="scores file template with {split} (.npz, one array per metric)")
     _add_names(p)
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("encode", help="encoded train/test matrices per split")
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--split", required=True)
-    p.add_argument("--stats", required=True)
-    p.add_argument("--scores", required=True)
-    p.add_argument("--out", required=True, help="template with {split} and {encoding}")
+    p.add_argument("--corpus", required=True, help=CORPUS_HELP)
+    p.add_argument("--split", required=True, help=SPLIT_HELP)
+    p.add_argument("--stats", required=True, help=STATS_HELP)
+    p.add_argument("--scores", required=True,
+                   help="scores file template with {split}, written by score")
+    p.add_argument("--out", required=True,
+                   help="encoded-matrix template with {split} and {encoding} (.npz)")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_encode)
 
     p = sub.add_parser("train", help="one-vs-rest LinearSVC per split")
-    p.add_argument("--encoded", required=True)
-    p.add_argument("--C", type=float, help="default: the experiment's learner C (else 1)")
-    p.add_argument("--out", required=True)
+    p.add_argument("--encoded", required=True, help=ENCODED_HELP)
+    p.add_argument("--C", type=float, help="LinearSVC's C (default: the experiment's learner C, "
+                   "else 1)")
+    p.add_argument("--out", required=True, help="model template with {split} and {encoding} (.npz)")
     p.add_argument("--learner", help="linearsvc (default), logreg or mnb "
                    "(termweight.learners.linear.LEARNERS)")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("predict", help="decision scores and predictions per split")
-    p.add_argument("--encoded", required=True)
-    p.add_argument("--model", required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--encoded", required=True, help=ENCODED_HELP)
+    p.add_argument("--model", required=True, help=MODEL_HELP)
+    p.add_argument("--out", required=True,
+                   help="predictions template with {split} and {encoding} (.npz)")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("evaluate", help="per-task metrics per split")
-    p.add_argument("--corpus-meta", required=True)
-    p.add_argument("--encoded", required=True)
-    p.add_argument("--model", required=True)
-    p.add_argument("--predictions", required=True)
-    p.add_argument("--out", required=True)
+    p.add_argument("--corpus-meta", required=True, help="the corpus's meta.json (class names)")
+    p.add_argument("--encoded", required=True, help=ENCODED_HELP)
+    p.add_argument("--model", required=True, help=MODEL_HELP)
+    p.add_argument("--predictions", required=True,
+                   help="predictions template with {split} and {encoding}, written by predict")
+    p.add_argument("--out", required=True,
+                   help="per-task metrics template with {split} and {encoding} (.csv)")
     p.add_argument("--doc-accuracy", action="store_true",
                    help="add column doc_accuracy: share of documents whose top score is a true class")
     _add_names(p, encodings=True)
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("aggregate", help="per-run averages and the metrics JSON")
-    p.add_argument("--metrics", required=True, help="template with {encoding} and {split}")
-    p.add_argument("--out-tasks", required=True)
-    p.add_argument("--out-runs", required=True)
-    p.add_argument("--out-json", required=True)
+    p.add_argument("--metrics", required=True,
+                   help="per-task metrics template with {encoding} and {split}, written by evaluate")
+    p.add_argument("--out-tasks", required=True,
+                   help="CSV to write: every task of every run")
+    p.add_argument("--out-runs", required=True,
+                   help="CSV to write: micro and macro averages, one row per encoding and split")
+    p.add_argument("--out-json", required=True,
+                   help="JSON to write: mean and standard error per encoding "
+                   "(reports/metrics/<exp>.json)")
     _add_names(p)
     p.set_defaults(func=cmd_aggregate)
 
     for name, func in (("table", cmd_table), ("figure", cmd_figure)):
         p = sub.add_parser(name, help=f"the experiment's {name}")
-        p.add_argument("--params", required=True)
-        p.add_argument("--exp", required=True)
-        p.add_argument("--runs", required=True)
-        p.add_argument("--out", required=True)
+        p.add_argument("--params", required=True, help="params.yaml (the experiment's encodings)")
+        p.add_argument("--exp", required=True, help=EXP_HELP)
+        p.add_argument("--runs", required=True, help="runs CSV written by aggregate")
+        p.add_argument("--out", required=True,
+                       help="LaTeX table to write (.tex)" if name == "table" else
+                       "figure to write (.pdf; a .png of the same name is written beside it)")
         p.set_defaults(func=func)
-    command = _command_of(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    p = sub.add_parser("headlines", help="a few headline numbers per paper and experiment -> "
+                       "one small JSON (DVC's metrics)",
+                       description=_first_line(cmd_headlines.__doc__))
+    p.add_argument("--params", default="params.yaml",
+                   help="params file: its experiments are reported (default: %(default)s)")
+    p.add_argument("--reports", default="reports",
+                   help="directory holding metrics/<paper or experiment>.json (default: %(default)s)")
+    p.add_argument("--published", default="src/termweight/experiments/published",
+                   help="published numbers, one JSON per paper (default: %(default)s)")
+    p.add_argument("--out", required=True, help="JSON to write (reports/headlines.json)")
+    p.set_defaults(func=cmd_headlines)
+    command = _command_of(argv)
+    if command is None and ("--version" in argv):
+        return ap  # nothing else to show: skip importing every paper's module
     if command not in sub.choices:
         _register_experiments(sub, command)
     return ap
@@ -618,5 +842,6 @@ def main(argv=None) -> int:
     except OSError as exc:  # e.g. an input that is missing or a directory, a full disk
         where = exc.filename if exc.filename is not None else "(file)"
         return _fail(args, f"{where}: {exc.strerror or exc}")
-    log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
+    if args.command != "list":  # its output is the list, nothing else
+        log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
     return 0

@@ -124,11 +124,31 @@ if "esuli" in config:
                 "data/esuli/curves/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
             ),
         output:
-            table="reports/tables/esuli_table1.tex",
-            features="reports/tables/esuli_features.tex",
-            notes="reports/tables/esuli_notes.tex",
+            table=report(
+                "reports/tables/esuli_table1.tex",
+                category="Esuli & Sebastiani (2010)",
+                subcategory="Tables",
+                caption="../report/esuli.rst",
+            ),
+            features=report(
+                "reports/tables/esuli_features.tex",
+                category="Esuli & Sebastiani (2010)",
+                subcategory="Tables",
+                caption="../report/esuli.rst",
+            ),
+            notes=report(
+                "reports/tables/esuli_notes.tex",
+                category="Esuli & Sebastiani (2010)",
+                subcategory="Tables",
+                caption="../report/esuli.rst",
+            ),
             macros="reports/macros/esuli.tex",
-            metrics="reports/metrics/esuli.json",
+            metrics=report(
+                "reports/metrics/esuli.json",
+                category="Esuli & Sebastiani (2010)",
+                subcategory="Metrics",
+                caption="../report/esuli.rst",
+            ),
         params:
             learners=" ".join(ESULI_LEARNERS),
             reps=" ".join(ESULI_REPS),
@@ -157,7 +177,12 @@ if "esuli" in config:
             svm="data/esuli/svm/svm_tfidf.csv",
         output:
             pdf=ESULI_FIGURE[0],
-            png=ESULI_FIGURE[1],
+            png=report(
+                ESULI_FIGURE[1],
+                category="Esuli & Sebastiani (2010)",
+                subcategory="Figures",
+                caption="../report/esuli.rst",
+            ),
         params:
             learners=" ".join(ESULI_LEARNERS),
             reps=" ".join(ESULI_REPS),

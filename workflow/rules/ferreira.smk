@@ -144,7 +144,12 @@ if "ferreira" in config:
         output:
             errors="data/ferreira/all_errors.csv",
             summary="data/ferreira/summary.csv",
-            metrics="reports/metrics/ferreira.json",
+            metrics=report(
+                "reports/metrics/ferreira.json",
+                category="Ferreira & Figueiredo (2012)",
+                subcategory="Metrics",
+                caption="../report/ferreira.rst",
+            ),
         params:
             mc=FERREIRA_MC_ARG,
         log:
@@ -164,7 +169,20 @@ if "ferreira" in config:
             summary="data/ferreira/summary.csv",
             multiclass=FERREIRA_MC_OUT,
         output:
-            FERREIRA_FIGURES,
+            [
+                # PNG figures, tables and metrics in `snakemake --report` (PDF: the same figures)
+                (
+                    report(
+                        p,
+                        category="Ferreira & Figueiredo (2012)",
+                        subcategory=p.split("/")[1].capitalize(),
+                        caption="../report/ferreira.rst",
+                    )
+                    if p.endswith((".png", ".json")) or p.startswith("reports/tables/")
+                    else p
+                )
+                for p in FERREIRA_FIGURES
+            ],
         params:
             mc=FERREIRA_MC_ARG,
         log:
@@ -183,7 +201,10 @@ if "ferreira" in config:
             index=expand("data/ferreira/splits/{dataset}/index.json", dataset=FERREIRA_DATASETS),
             multiclass=FERREIRA_MC_OUT,
         output:
-            tables=FERREIRA_TABLES,
+            tables=[
+                report(p, category="Ferreira & Figueiredo (2012)", subcategory="Tables", caption="../report/ferreira.rst")
+                for p in FERREIRA_TABLES
+            ],
             macros="reports/macros/ferreira.tex",
         params:
             mc=FERREIRA_MC_ARG,

@@ -85,7 +85,20 @@ if "forman" in config:
             evaluate=expand("data/forman/evaluate/{dataset}/r{repeat}.csv", **FORMAN_UNITS),
             select=expand("data/forman/select/{dataset}/r{repeat}.csv", **FORMAN_UNITS),
         output:
-            FORMAN_OUTPUTS,
+            [
+                # PNG figures, tables and metrics in `snakemake --report` (PDF: the same figures)
+                (
+                    report(
+                        p,
+                        category="Forman (2008)",
+                        subcategory=p.split("/")[1].capitalize(),
+                        caption="../report/forman.rst",
+                    )
+                    if p.endswith((".png", ".json")) or p.startswith("reports/tables/")
+                    else p
+                )
+                for p in FORMAN_OUTPUTS
+            ],
         params:
             tracked=FORMAN,
         log:

@@ -127,10 +127,32 @@ if "kim" in config:
             convergence="data/kim/convergence.json",
         output:
             runs="data/kim/runs.csv",
-            metrics="reports/metrics/kim.json",
-            tables=[f"reports/tables/kim_{k}.tex" for k in KIM_KEYS],
-            figures=expand("reports/figures/kim_{name}.{ext}", name=["per_problem", "convergence"],
-                           ext=["pdf", "png"]),
+            metrics=report(
+                "reports/metrics/kim.json",
+                category="Kim (2016)",
+                subcategory="Metrics",
+                caption="../report/kim.rst",
+            ),
+            tables=[
+                report(
+                    f"reports/tables/kim_{k}.tex",
+                    category="Kim (2016)",
+                    subcategory="Tables",
+                    caption="../report/kim.rst",
+                )
+                for k in KIM_KEYS
+            ],
+            figures=[
+                # PNG in `snakemake --report` (PDF: the same figure)
+                (
+                    report(p, category="Kim (2016)", subcategory="Figures",
+                           caption="../report/kim.rst")
+                    if p.endswith(".png")
+                    else p
+                )
+                for p in expand("reports/figures/kim_{name}.{ext}",
+                                name=["per_problem", "convergence"], ext=["pdf", "png"])
+            ],
             macros="reports/macros/kim.tex",
         params:
             tracked=[KIM_KEYS, {k: KIM["datasets"][k] for k in KIM_KEYS}],

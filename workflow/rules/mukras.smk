@@ -128,7 +128,12 @@ if "mukras" in config:
             results="data/mukras/results.csv",
             curves="data/mukras/curves.csv",
             tests="data/mukras/tests.csv",
-            metrics="reports/metrics/mukras.json",
+            metrics=report(
+                "reports/metrics/mukras.json",
+                category="Mukras et al. (2007)",
+                subcategory="Metrics",
+                caption="../report/mukras.rst",
+            ),
         params:
             evaluations=lambda w: MUKRAS_EVALS,
             splits=lambda w: MUKRAS_SPLITS,
@@ -149,9 +154,24 @@ if "mukras" in config:
             tests="data/mukras/tests.csv",
             published=MUKRAS_PUBLISHED,
         output:
-            table1=MUKRAS_TABLES[0],
-            grid=MUKRAS_TABLES[1],
-            example=MUKRAS_TABLES[2],
+            table1=report(
+                MUKRAS_TABLES[0],
+                category="Mukras et al. (2007)",
+                subcategory="Tables",
+                caption="../report/mukras.rst",
+            ),
+            grid=report(
+                MUKRAS_TABLES[1],
+                category="Mukras et al. (2007)",
+                subcategory="Tables",
+                caption="../report/mukras.rst",
+            ),
+            example=report(
+                MUKRAS_TABLES[2],
+                category="Mukras et al. (2007)",
+                subcategory="Tables",
+                caption="../report/mukras.rst",
+            ),
         params:
             tracked=MUKRAS,
         log:
@@ -168,7 +188,20 @@ if "mukras" in config:
             code=MUKRAS_REPORT_CODE,
             curves="data/mukras/curves.csv",
         output:
-            MUKRAS_FIGURES,
+            [
+                # PNG figures, tables and metrics in `snakemake --report` (PDF: the same figures)
+                (
+                    report(
+                        p,
+                        category="Mukras et al. (2007)",
+                        subcategory=p.split("/")[1].capitalize(),
+                        caption="../report/mukras.rst",
+                    )
+                    if p.endswith((".png", ".json")) or p.startswith("reports/tables/")
+                    else p
+                )
+                for p in MUKRAS_FIGURES
+            ],
         params:
             tracked=MUKRAS,
         log:
@@ -191,7 +224,12 @@ if "mukras" in config:
             splits=expand(MUKRAS_SPLITS, unit=MUKRAS_UNITS),
             scores=expand(MUKRAS_SCORES, unit=MUKRAS_UNITS, fold=MUKRAS_FOLDS[0]),
         output:
-            "reports/tables/mukras_movers.tex",
+            report(
+                "reports/tables/mukras_movers.tex",
+                category="Mukras et al. (2007)",
+                subcategory="Tables",
+                caption="../report/mukras.rst",
+            ),
         params:
             splits=lambda w: MUKRAS_SPLITS,
             scores=lambda w: MUKRAS_SCORES,

@@ -7,7 +7,12 @@ rule aggregate:
     output:
         tasks="data/results/{exp}/tasks.csv",
         runs="data/results/{exp}/runs.csv",
-        metrics="reports/metrics/{exp}.json",
+        metrics=report(
+            "reports/metrics/{exp}.json",
+            category="Offline default",
+            subcategory="{exp}",
+            caption="../report/experiment_metrics.rst",
+        ),
     params:
         template=lambda w: f"data/metrics/{w.exp}/{{encoding}}/{{split}}.csv",
         tracked=lambda w: EXPERIMENTS[w.exp],  # rerun when the experiment changes
@@ -26,7 +31,12 @@ rule table:
         code="src/termweight/reporting.py",
         runs="data/results/{exp}/runs.csv",
     output:
-        "reports/tables/{exp}.tex",
+        report(
+            "reports/tables/{exp}.tex",
+            category="Offline default",
+            subcategory="{exp}",
+            caption="../report/experiment_table.rst",
+        ),
     params:
         tracked=lambda w: EXPERIMENTS[w.exp],
     log:
@@ -44,7 +54,12 @@ rule figure:
         runs="data/results/{exp}/runs.csv",
     output:
         pdf="reports/figures/{exp}.pdf",
-        png="reports/figures/{exp}.png",
+        png=report(
+            "reports/figures/{exp}.png",
+            category="Offline default",
+            subcategory="{exp}",
+            caption="../report/experiment_figure.rst",
+        ),
     params:
         tracked=lambda w: EXPERIMENTS[w.exp],
     log:

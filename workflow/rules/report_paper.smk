@@ -40,7 +40,14 @@ rule report:
         published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
         results=lambda w: sorted(_configured_reports()),
     output:
-        REPORT_OUTPUTS,
+        [
+            (
+                report(p, category="Report", caption="../report/paper_pdf.rst")
+                if p.endswith(".pdf")
+                else p
+            )
+            for p in REPORT_OUTPUTS
+        ],
     params:
         tracked=config,  # the provenance line quotes the params hash
         other_results=other_results_digest(),

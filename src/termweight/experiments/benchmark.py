@@ -171,7 +171,8 @@ def leaderboard(scores, tests, learner, measures, baseline) -> pd.DataFrame:
             s = scores[(scores["learner"] == learner) & (scores["measure"] == m)
                        & (scores["weighting"] == w)]["score"]
             row[f"rank {MEASURE_NAMES[m]}"] = f"{t['avg_rank'][w]:.2f}"
-            row[f"mean {MEASURE_NAMES[m]}"] = f"{s.mean():.4f}"
+            if m == measures[0]:
+                row[f"mean {MEASURE_NAMES[m]}"] = f"{s.mean():.4f}"
         vb, vt = main.get("vs_best"), main.get("vs_baseline")
         row["Holm p vs best"] = _fmt_p(vb["p_holm"].get(w)) if vb is not None and w in vb.index \
             else "--"

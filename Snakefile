@@ -56,6 +56,7 @@ rule all:
     input:
         all_reports(),
         REPORT_OUTPUTS,  # reports/paper.pdf (workflow/rules/report_paper.smk)
+        HEADLINES,  # reports/headlines.json, `dvc metrics show` (workflow/rules/metrics.smk)
     default_target: True
 
 

@@ -93,6 +93,8 @@ HAND_A = {
     "kim_rf": (math.log(2 + 10 / max(1, 2)), 1.945910),
     # Kim or: tp tn / (fn fp) = 10*148 / (40*2)
     "kim_or": (10 * 148 / (40 * 2), 18.5),
+    # delta idf: |log2(pos (fp + 0.5) / ((tp + 0.5) neg))| = |log2(50*2.5 / (10.5*150))| = log2(12.6)
+    "delta_idf": (math.log2(12.6), 3.655352),
 }
 
 

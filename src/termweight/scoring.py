@@ -382,6 +382,8 @@ def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
     class document frequencies sorted in decreasing order (``f_1`` the largest), ``lambda = 7``.
     Natively multi-class: with K > 1 tasks the class frequencies are the rows of ``tp`` (one task
     per class) and every task gets the SAME weight; with one (binary) task they are ``(tp, fp)``.
+    Not in :data:`METRICS` (it is no function of one task's cells): the benchmark's ``tf-igm``
+    calls it from ``termweight.weighting.igm_weights``.
     A term absent from training gets 1 (no class information).
     """
     f = np.stack([tp[0], fp[0]]) if tp.shape[0] == 1 else tp
@@ -408,4 +410,5 @@ def register_weighting(name: str, func: Metric, asymmetric: bool = False,
 
 
 register_weighting("delta_idf", delta_idf, bases=("tf",))
-register_weighting("igm", igm, bases=("tf",))
+# tf-igm is not a per-(task, term) cell metric (it reads every class's frequency at once): it is
+# computed from the training statistics in the encode step (termweight.weighting.LEARNED).

@@ -5,10 +5,11 @@ An encoding is ``<base>`` or ``<base>-<weighting>`` (:func:`termweight.config.en
 - unsupervised bases :data:`UNSUPERVISED` (``binary``, ``tf``, cosine ``tfidf``, sublinear
   ``ltc``) and ``bm25tf-idf`` (BM25: TF saturation x idf, :func:`termweight.encoding.bm25_tf`);
 - every supervised scaling registered in :data:`termweight.scoring.WEIGHTINGS` on each of its
-  bases (Forman's 15 on ``binary`` and ``tf``; Kim's five on ``ntf``; delta-idf and tf-igm on
-  ``tf``), ``none`` meaning the plain base; :func:`termweight.scoring.register_weighting` adds one;
-- the learned weightings :data:`LEARNED` (``ntf-mixch``), which are fitted on the training rows
-  of each task by a model rather than computed from the contingency cells.
+  bases (Forman's 15 on ``binary`` and ``tf``; Kim's five on ``ntf``; delta-idf on ``tf``),
+  ``none`` meaning the plain base; :func:`termweight.scoring.register_weighting` adds one;
+- the weightings of :data:`LEARNED`, computed in the encode step from the training rows rather
+  than from one task's contingency cells: ``ntf-mixch`` (fitted by a model per task) and
+  ``tf-igm`` (every class's frequencies at once).
 
 Supervised weights are one-vs-rest: task ``c`` (a class) gets its own column scale ``w_c``
 computed from the training rows' contingency table of ``c`` against the rest, and the learner of
@@ -56,8 +57,18 @@ def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, 
     return out
 
 
-#: learned weighting -> (function, the bases it applies to, the scores it needs)
-LEARNED = {"mixch": (mixch_weights, ("ntf",), scoring.KIM_BASES)}
+def igm_weights(X_train, Y_train, scores=None) -> np.ndarray:
+    """tf-igm's global weight ``1 + 7 igm`` (:func:`termweight.scoring.igm`, Chen et al. 2016)
+    from the class document frequencies of the training rows; the same row for every task."""
+    from termweight.statistics import term_stats
+
+    return scoring.igm(*term_stats(X_train, Y_train).cells())
+
+
+#: weighting computed in the encode step from the training rows -> (function, the bases it
+#: applies to, the scores it needs); mix-ch is learned, tf-igm reads every class at once.
+LEARNED = {"mixch": (mixch_weights, ("ntf",), scoring.KIM_BASES),
+           "igm": (igm_weights, ("tf",), ())}
 
 
 def all_encodings() -> list[str]:
@@ -92,4 +103,4 @@ def needed_scores(encodings) -> list[str]:
 def learned_weights(name: str, X_train, Y_train, scores, options: dict | None = None) -> np.ndarray:
     """Column scales (n_tasks, n_terms) of learned weighting ``name`` from the training rows."""
     func = LEARNED[name][0]
-    return func(X_train, Y_train, scores, **(options or {}))
+    return func(X_train, Y_train, scores, **((options or {}) if name == "mixch" else {}))

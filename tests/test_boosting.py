@@ -14,11 +14,12 @@ from termweight.learners import boosting as B
 
 
 # ----------------------------------------------------------------------------- reference
-def reference(X, Y, rounds: int, per_label: bool):
+def reference(X, Y, rounds: int, per_label: bool, normalize: str = "global"):
     """Brute force straight from the definitions: every feature, label and document in Python.
 
-    Returns pivots (rounds x k), c0, c1 (rounds x k), the distribution after each round and the
-    training scores after the last round.
+    ``normalize="global"``: D sums to 1 after each round; ``"label"``: every label's column sums
+    to 1/k. Returns pivots (rounds x k), c0, c1 (rounds x k), the distribution after each round
+    and the training scores after the last round.
     """
     Xb = (np.asarray(X.toarray() if sp.issparse(X) else X) > 0).tolist()
     Yl = np.asarray(Y).astype(int).tolist()
@@ -57,8 +58,12 @@ def reference(X, Y, rounds: int, per_label: bool):
                 h = c1[lab] if Xb[i][piv[lab]] else c0[lab]
                 F[i][lab] += h
                 D[i][lab] *= math.exp(-(2 * Yl[i][lab] - 1) * h)
-        total = sum(map(sum, D))
-        D = [[d / total for d in row] for row in D]
+        if normalize == "label":
+            col = [sum(D[i][lab] for i in range(m)) * k for lab in range(k)]
+            D = [[d / col[lab] for lab, d in enumerate(row)] for row in D]
+        else:
+            total = sum(map(sum, D))
+            D = [[d / total for d in row] for row in D]
         out["pivots"].append(piv)
         out["c0"].append(c0)
         out["c1"].append(c1)
@@ -83,12 +88,17 @@ def tiny(seed: int, m: int = 40, n: int = 14, k: int = 4):
 
 
 # ----------------------------------------------------------------------------- vs reference
-@pytest.mark.parametrize("cls", [AdaBoostMH, MPBoost])
+LEARNERS = [(AdaBoostMH, {}), (MPBoost, {"normalize": "label"}),
+            (MPBoost, {"normalize": "global"})]
+
+
+@pytest.mark.parametrize(("cls", "params"), LEARNERS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_matches_brute_force_reference(cls, seed):
+def test_matches_brute_force_reference(cls, params, seed):
     X, Y = tiny(seed)
-    ref = reference(X, Y, 20, per_label=cls is MPBoost)
-    est = cls(n_rounds=20).fit(X, Y)
+    ref = reference(X, Y, 20, per_label=cls is MPBoost, normalize=params.get("normalize",
+                                                                                 "global"))
+    est = cls(n_rounds=20, **params).fit(X, Y)
     piv = est.pivots_ if cls is MPBoost else est.pivots_[:, None].repeat(Y.shape[1], axis=1)
     np.testing.assert_array_equal(piv, ref["pivots"])
     np.testing.assert_allclose(est.c0_, ref["c0"], rtol=1e-9, atol=1e-12)
@@ -99,19 +109,23 @@ def test_matches_brute_force_reference(cls, seed):
     np.testing.assert_array_equal(est.predict(X), (ref["F"] > 0).astype(int))
 
 
-@pytest.mark.parametrize("per_label", [False, True])
-def test_distribution_normalised_and_equal_to_reference(per_label, monkeypatch):
+@pytest.mark.parametrize(("per_label", "normalize"),
+                         [(False, "global"), (True, "global"), (True, "label")])
+def test_distribution_normalised_and_equal_to_reference(per_label, normalize, monkeypatch):
     monkeypatch.setattr(B, "REFRESH_EVERY", 3)  # exercise the periodic exact recomputation
     X, Y = tiny(7, m=30, n=13, k=3)
-    ref = reference(X, Y, 20, per_label)
+    ref = reference(X, Y, 20, per_label, normalize)
     est = (MPBoost if per_label else AdaBoostMH)(n_rounds=1).fit(X, Y)
-    state = B._Booster(est._binary_X(X, reset=False), Y, per_label)
+    state = B._Booster(est._binary_X(X, reset=False), Y, per_label, normalize)
     for t in range(20):
         if t and t % B.REFRESH_EVERY == 0:
             state.refresh()
         state.step()
         D = state.distribution()
-        assert D.sum() == pytest.approx(1.0, abs=1e-12)
+        if normalize == "label":
+            np.testing.assert_allclose(D.sum(axis=0), 1.0 / Y.shape[1], rtol=1e-12)
+        else:
+            assert D.sum() == pytest.approx(1.0, abs=1e-12)
         assert np.all(D > 0)
         np.testing.assert_allclose(D, ref["D"][t], rtol=1e-9, atol=1e-15)
 
@@ -194,11 +208,11 @@ def test_staged_scores_equal_shorter_runs(cls):
         list(est.staged_decision_function(Xt, rounds=[26]))
 
 
-@pytest.mark.parametrize("cls", [AdaBoostMH, MPBoost])
-def test_deterministic_and_array_roundtrip(cls, tmp_path):
+@pytest.mark.parametrize(("cls", "params"), LEARNERS)
+def test_deterministic_and_array_roundtrip(cls, params, tmp_path):
     X, Y = tiny(6, m=50, n=30, k=4)
-    a = cls(n_rounds=15).fit(X, Y)
-    b = cls(n_rounds=15).fit(X.toarray(), sp.csr_matrix(Y))  # dense X, sparse Y
+    a = cls(n_rounds=15, **params).fit(X, Y)
+    b = cls(n_rounds=15, **params).fit(X.toarray(), sp.csr_matrix(Y))  # dense X, sparse Y
     for key, value in a.to_arrays().items():
         np.testing.assert_array_equal(value, b.to_arrays()[key])
     np.savez(tmp_path / "m.npz", **a.to_arrays())
@@ -206,9 +220,56 @@ def test_deterministic_and_array_roundtrip(cls, tmp_path):
         c = cls.from_arrays(z)
     np.testing.assert_array_equal(c.decision_function(X), a.decision_function(X))
     np.testing.assert_array_equal(c.predict(X), a.predict(X))
+    assert c.get_params() == a.get_params()
     other = MPBoost if cls is AdaBoostMH else AdaBoostMH
     with pytest.raises(ValueError):
         other.from_arrays(a.to_arrays())
+
+
+def test_mpboost_normalize_option():
+    X, Y = tiny(2, m=50, n=20, k=4)
+    label = MPBoost(n_rounds=15).fit(X, Y)
+    assert label.normalize == "label"
+    glob = MPBoost(n_rounds=15, normalize="global").fit(X, Y)
+    assert not np.allclose(label.c1_, glob.c1_)  # the two readings differ after round 1
+    np.testing.assert_allclose(label.c1_[0], glob.c1_[0])  # ... but not in round 1
+    # files written before the parameter existed hold globally normalised models
+    arrays = {key: v for key, v in glob.to_arrays().items() if key != "normalize"}
+    assert MPBoost.from_arrays(arrays).normalize == "global"
+    assert MPBoost.from_arrays(label.to_arrays()).normalize == "label"
+    for bad in ("column", "", None, 1):
+        with pytest.raises(ValueError):
+            MPBoost(n_rounds=2, normalize=bad).fit(X, Y)
+
+
+def test_input_matrix_is_not_modified():
+    X, Y = tiny(11)
+    rng = np.random.default_rng(0)
+    # non-canonical CSR: shuffled indices within rows, a duplicate in row 0, explicit 0 in row 1
+    data, indices, indptr = [], [], [0]
+    for i in range(X.shape[0]):
+        cols = X.indices[X.indptr[i]:X.indptr[i + 1]]
+        vals = X.data[X.indptr[i]:X.indptr[i + 1]]
+        perm = rng.permutation(len(cols))
+        cols, vals = list(cols[perm]), list(vals[perm])
+        if i == 0:
+            cols, vals = cols + [cols[0]], vals + [2.0]
+        if i == 1:
+            cols, vals = cols + [int(np.setdiff1d(np.arange(X.shape[1]), cols)[0])], vals + [0.0]
+        data += vals
+        indices += cols
+        indptr.append(len(indices))
+    Xn = sp.csr_matrix((np.array(data), np.array(indices, dtype=np.int32),
+                        np.array(indptr, dtype=np.int32)), shape=X.shape)
+    assert not Xn.has_canonical_format
+    before = (Xn.data.copy(), Xn.indices.copy(), Xn.indptr.copy())
+    for cls in (AdaBoostMH, MPBoost):
+        a = cls(n_rounds=8).fit(Xn, Y)
+        b = cls(n_rounds=8).fit((X > 0).astype(float), Y)  # same presence pattern
+        np.testing.assert_array_equal(a.pivots_, b.pivots_)
+        np.testing.assert_array_equal(a.c1_, b.c1_)
+        for arr, old in zip((Xn.data, Xn.indices, Xn.indptr), before, strict=True):
+            np.testing.assert_array_equal(arr, old)
 
 
 def test_counts_are_binarised():
@@ -225,10 +286,11 @@ def test_counts_are_binarised():
 def test_sklearn_api(cls):
     X, Y = tiny(9)
     est = cls()
-    assert est.get_params() == {"n_rounds": 1000}
+    extra = {"normalize": "label"} if cls is MPBoost else {}
+    assert est.get_params() == {"n_rounds": 1000, **extra}
     est.set_params(n_rounds=5)
     c = clone(est)
-    assert c.get_params() == {"n_rounds": 5} and not hasattr(c, "pivots_")
+    assert c.get_params() == {"n_rounds": 5, **extra} and not hasattr(c, "pivots_")
     assert c.fit(X, Y) is c
     assert c.predict(X).shape == Y.shape
     assert c.decision_function(X).shape == Y.shape

@@ -2,36 +2,58 @@
 
 AdaBoost.MH: Schapire & Singer, "BoosTexter", Machine Learning 39 (2000), the real-valued
 (non-abstaining) weak hypotheses with smoothing ``eps``. MP-Boost: Esuli, Fagni & Sebastiani,
-SPIRE 2006. Spec: METHODS.md section 6.
+SPIRE 2006, as implemented by its authors in MP-Boost++ (github.com/aesuli/mp-boost,
+``adaboostmhmodel.cpp``, ``mpboostmodel.cpp``, ``distribution.cpp``). Spec: METHODS.md section 6.
 
 Weights ``D(i,l)`` over (document, label) pairs start at ``1/(m k)``. In round ``t``, for a
 feature ``w`` split the documents into ``X1`` (``w`` present) and ``X0`` (absent) and let
 ``W+^{jl}`` / ``W-^{jl}`` be the weight of pairs in ``Xj`` whose label ``l`` is positive /
 negative. The stump on ``w`` predicts ``c_{jl} = 0.5 ln((W+^{jl} + eps) / (W-^{jl} + eps))``
-with ``eps = 1/(m k)``, and
+with ``eps = 1/(m k)`` (MP-Boost++: ``epsilon = 1/(categoryCount exampleCount)``), and
 
 - AdaBoost.MH picks ONE pivot minimising ``Z = 2 sum_j sum_l sqrt(W+^{jl} W-^{jl})``;
 - MP-Boost picks one pivot PER LABEL minimising ``Z_l = 2 sum_j sqrt(W+^{jl} W-^{jl})``.
 
-Then ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l)) / Z_t`` with ``Y`` in {-1,+1}; ``Z_t`` is the
-normaliser making ``D`` a distribution (it equals the ``Z`` above when ``eps = 0``; the recorded
-``z_`` is the criterion value ``Z`` of the chosen pivot(s)). Label ``l`` is assigned iff
-``sum_t h_t(x,l) > 0``.
+Then ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l))`` with ``Y`` in {-1,+1}, renormalised:
 
-Ties: features whose criterion is within a relative ``1e-9`` of the minimum count as tied and
-the LOWEST feature index wins (``TIE_RTOL``); this makes the choice immune to last-bit rounding
-differences between summation orders.
+- AdaBoost.MH: over all pairs, ``sum_il D = 1`` (MP-Boost++ ``Distribution::Normalize``);
+- MP-Boost (``normalize="label"``, default): per label, ``sum_i D(i,l) = 1/k``, at the start and
+  after every round (MP-Boost++ ``Distribution::NormalizeByColumn``). ``normalize="global"`` is
+  termweight's earlier reading (renormalise over all pairs, as AdaBoost.MH; METHODS.md says only
+  "as AdaBoost.MH, but ... a pivot term PER LABEL"); no published text we could read specifies
+  either. Per-label renormalisation matters because ``eps`` is the same for every label: with it,
+  a label whose pairs are mostly classified right keeps weight ``1/k`` against ``eps``.
+
+The recorded ``z_`` is the criterion value ``Z`` (``Z_l``) of the chosen pivot(s). Label ``l`` is
+assigned iff ``sum_t h_t(x,l) > 0``. MP-Boost++ multiplies by ``pow(2.7182818285, .)``; we use
+``exp`` (a relative difference below ``2e-11`` per factor).
+
+Ties: MP-Boost++ takes the first feature (in index order) with a strictly smaller criterion, i.e.
+the LOWEST index among exact ties. Here features whose criterion is within a relative ``1e-9`` of
+the minimum count as tied (``TIE_RTOL``) and the lowest index wins; this makes the choice immune
+to last-bit rounding differences between summation orders.
 
 Speed: write ``D(i,l) = s_{l,sign(Y_il)} E(i,l)``. A round multiplies every pair by
 ``exp(-Y c_{0l})`` (absorbed in the per-label scales ``s``) and only the pairs of the documents
 containing the pivot by the extra ``exp(-Y (c_{1l} - c_{0l}))`` (changes ``E``). Hence
 ``G+ = X^T (E * Y+)`` and ``G- = X^T (E * Y-)`` (features x labels) change only by a sparse
 product over the pivot's documents, ``W+^{1} = s+ G+``, ``W^{0} = totals - W^{1}``, and ``Z`` of
-every feature and label is a few vectorised numpy passes. When the pivot occurs in more than
-half of the documents the roles flip (the scales take ``c_{1l}``, the absent side is updated
-explicitly), so a round touches at most ``m/2`` documents per label. ``G`` is recomputed from
-scratch every ``REFRESH_EVERY`` rounds to bound rounding drift. All arithmetic is float64 and single
-threaded (sparse products and numpy ufuncs; no BLAS), so results do not depend on core count.
+every feature and label is a few vectorised numpy passes. Both normalisations only rescale ``s``.
+When the pivot occurs in more than half of the documents the roles flip (the scales take
+``c_{1l}``, the absent side is updated explicitly), so a round touches at most ``m/2`` documents
+per label. ``G`` is recomputed from scratch every ``REFRESH_EVERY`` rounds to bound rounding drift.
+In between, the positive (negative) part of a label whose weight has collapsed -- the weight that
+came and went there since its last refresh exceeds ``MAX_CANCEL`` times ``max(its weight, eps)``
+-- has its total and ``G`` row recomputed exactly, so totals and ``G`` keep ~1e-10 relative
+precision. Incremental sums otherwise cancel: per-label normalisation keeps a rare label's ``c``
+large, and its few positives shrink by ``exp(-2c)`` round after round (without the check the
+MP-Boost state on Reuters ModApte turned NaN by round 7). ``MAX_CANCEL = inf`` disables it.
+
+Memory: the state is ``G+``, ``G-`` (2 x features x labels), ``E`` (documents x labels, float64),
+the 0/1 structure of ``X`` (CSR and CSC indices sharing one all-ones data array) and ``Y``; every
+temporary is bounded by blocks (``_CHUNK`` features, ``_TRIPLES`` scatter-add entries) rather than
+by features x labels. All arithmetic is float64 and single threaded (sparse products and numpy
+ufuncs; no BLAS), so results do not depend on core count.
 """
 
 from __future__ import annotations
@@ -48,7 +70,13 @@ __all__ = ["AdaBoostMH", "MPBoost"]
 
 TIE_RTOL = 1e-9
 REFRESH_EVERY = 100
-_CHUNK = 2048
+NORMALIZE = ("label", "global")
+_CHUNK = 1024  # features per block of the criterion and of the G recomputation
+_UPDATE_CHUNK = 1024  # features per block of the AdaBoost.MH G update
+_TRIPLES = 1 << 17  # MP-Boost: (pair, feature) entries per scatter-add batch
+_ROWS = 1024  # documents per block when folding the scales into E
+_LABELS = 8  # labels per block of a per-label refresh
+MAX_CANCEL = 1e6  # partial refresh when weight this many times the current came and went
 
 # label modes: how ``y`` was given to ``fit`` (stored in the .npz as an int)
 _INDICATOR, _MULTICLASS, _BINARY = 0, 1, 2
@@ -60,8 +88,9 @@ def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     ends = np.cumsum(lens)
-    shift = np.repeat(starts - (ends - lens), lens)
-    return np.arange(total, dtype=np.int64) + shift
+    out = np.repeat(starts - (ends - lens), lens).astype(np.int64, copy=False)
+    out += np.arange(total, dtype=np.int64)
+    return out
 
 
 def _stump_values(wp1, wn1, wp0, wn0, eps):
@@ -72,20 +101,36 @@ def _stump_values(wp1, wn1, wp0, wn0, eps):
     return c0, c1, zl
 
 
+def _select_columns(Xb: sp.csr_matrix, cols: np.ndarray) -> sp.csr_matrix:
+    """``Xb[:, cols]`` for sorted ``cols`` (same values, sorted indices); ``Xb`` itself if all."""
+    n = Xb.shape[1]
+    if len(cols) == n:
+        return Xb
+    new = np.full(n, -1, dtype=Xb.indices.dtype)
+    new[cols] = np.arange(len(cols), dtype=Xb.indices.dtype)
+    mapped = new[Xb.indices]
+    keep = mapped >= 0
+    indptr = np.concatenate([[0], np.cumsum(keep)])[Xb.indptr]
+    return sp.csr_matrix((Xb.data[keep], mapped[keep], indptr), shape=(Xb.shape[0], len(cols)))
+
+
 class _Booster:
     """The training state of one run (AdaBoost.MH if ``per_label`` is False, else MP-Boost).
 
     ``D(i,l) = s_{l,sign} E(i,l)``; ``GP = X^T (E * Y+)``, ``GN = X^T (E * Y-)`` are stored
     features x labels for AdaBoost.MH (dense per-round update over the pivot's documents) and
     labels x features for MP-Boost (scatter-add of one entry per (pair, feature) triple).
+    ``normalize``: ``"global"`` (sum of D = 1) or ``"label"`` (each label's column sums to 1/k).
     """
 
-    def __init__(self, Xb: sp.csr_matrix, Y: np.ndarray, per_label: bool):
+    def __init__(self, Xb: sp.csr_matrix, Y: np.ndarray, per_label: bool,
+                 normalize: str = "global"):
         m, n = Xb.shape
         k = Y.shape[1]
         self.m, self.k, self.per_label = m, k, per_label
+        self.by_label = normalize == "label"
         self.eps = 1.0 / (m * k)
-        df = np.diff(Xb.tocsc().indptr)
+        df = np.bincount(Xb.indices, minlength=n)
         # Features absent from all or present in all documents give the same (no-split) stump;
         # keep only the lowest-indexed of them as a candidate.
         trivial = (df == 0) | (df == m)
@@ -94,52 +139,129 @@ class _Booster:
             cand = np.sort(np.append(cand, np.flatnonzero(trivial)[0]))
         self.cand = cand
         self.nc = nc = len(cand)
-        self.Xc = Xb[:, cand].tocsr()
-        self.Xc.sort_indices()
-        self.Xcc = self.Xc.tocsc()
-        self.Xcc.sort_indices()
+        # 0/1 structure only: CSR and CSC share one all-ones data array
+        Xc = _select_columns(Xb, cand)
+        self.ones = ones = Xc.data if np.all(Xc.data == 1.0) else np.ones(Xc.nnz)
+        self.Xc = sp.csr_matrix((ones, Xc.indices, Xc.indptr), shape=Xc.shape)
+        self.Xc.has_sorted_indices = True
+        # int8 twin for row selections and transpositions (1 byte per entry, not 8)
+        self.Xc8 = sp.csr_matrix((np.ones(Xc.nnz, dtype=np.int8), Xc.indices, Xc.indptr),
+                                 shape=Xc.shape)
+        Xcc = self.Xc8.tocsc()  # sorted indices (documents ascending in each column)
+        self.Xcc = sp.csc_matrix((ones, Xcc.indices, Xcc.indptr), shape=Xcc.shape)
+        self.Xcc.has_sorted_indices = True
+        del Xc, Xcc
+        if per_label:  # total length of the documents holding each feature (batch sizes)
+            doclen = np.diff(self.Xc.indptr).astype(np.float64)
+            self.featlen = self.Xcc.T @ doclen
+            self.totlen = float(doclen.sum())
         self.Ypos = np.ascontiguousarray(Y, dtype=bool)
         self.E = np.ones((m, k))
         self.sP = np.full(k, self.eps)
         self.sN = np.full(k, self.eps)
-        shape = (k, nc) if per_label else (nc, k)
+        self.n_partial_refreshes = 0
         if per_label:  # one contiguous block so that the flat scatter-add can address both
             self.G = np.zeros((2 * k, nc))
             self.GP, self.GN = self.G[:k], self.G[k:]
         else:
-            self.GP, self.GN = np.zeros(shape), np.zeros(shape)
+            self.GP, self.GN = np.zeros((nc, k)), np.zeros((nc, k))
         self.refresh()
 
     # -- state -----------------------------------------------------------------------------
     def refresh(self) -> None:
-        """Fold the scales into ``E`` and recompute ``G+``, ``G-`` and the totals exactly."""
-        D = self.distribution()
-        D /= D.sum()
-        self.E = D * (self.m * self.k)
-        self.sP = np.full(self.k, self.eps)
-        self.sN = np.full(self.k, self.eps)
-        EP = np.where(self.Ypos, self.E, 0.0)
-        EN = np.where(self.Ypos, 0.0, self.E)
-        XcT = self.Xc.T.tocsr()
-        gp = (XcT @ sp.csr_matrix(EP)).toarray()
-        gn = XcT @ EN
-        if self.per_label:
-            self.GP[:], self.GN[:] = gp.T, gn.T
+        """Fold the scales into ``E``, renormalise, recompute ``G+``, ``G-`` and the totals."""
+        m, k, E = self.m, self.k, self.E
+        for a in range(0, m, _ROWS):  # E becomes D (elementwise, in row blocks)
+            E[a:a + _ROWS] *= np.where(self.Ypos[a:a + _ROWS], self.sP, self.sN)
+        if self.by_label:  # MP-Boost++ NormalizeByColumn: column l sums to 1/k
+            E /= E.sum(axis=0) * k
         else:
-            self.GP[:], self.GN[:] = gp, gn
-        self.sumEP = EP.sum(axis=0)
-        self.sumEN = EN.sum(axis=0)
+            E /= E.sum()
+        E *= m * k
+        self.sP[:] = self.eps
+        self.sN[:] = self.eps
+        r, c = np.nonzero(self.Ypos)
+        vals = E[r, c]
+        self.sumEP = np.bincount(c, weights=vals, minlength=k)  # in document order
+        EP = sp.csr_matrix((vals, (r, c)), shape=(m, k))  # E * Y+ (sparse: ~1 label/doc)
+        E[r, c] = 0.0  # E is E * Y- until restored below (no documents x labels temporary)
+        self.sumEN = E.sum(axis=0)
+        XcT = self.Xcc.T  # features x documents, CSR
+        for a in range(0, self.nc, _CHUNK):
+            b = min(self.nc, a + _CHUNK)
+            blk = XcT[a:b]
+            gp = (blk @ EP).toarray()
+            gn = blk @ E
+            if self.per_label:
+                self.GP[:, a:b], self.GN[:, a:b] = gp.T, gn.T
+            else:
+                self.GP[a:b], self.GN[a:b] = gp, gn
+        E[r, c] = vals
+        self.magP, self.magN = self.sumEP.copy(), self.sumEN.copy()
+
+    def refresh_part(self, labels: np.ndarray, positive: bool) -> None:
+        """For the positive (negative) pairs of ``labels``: fold ``s_{l,+}`` (``s_{l,-}``) into
+        ``E`` (``E <- E s / eps``, ``s <- eps``, so D is unchanged) and recompute their total and
+        ``G+`` (``G-``) rows exactly."""
+        s = self.sP if positive else self.sN
+        for a in range(0, len(labels), _LABELS):
+            lab = labels[a:a + _LABELS]
+            f = s[lab] / self.eps
+            if positive:  # few pairs: sparse
+                r, c = np.nonzero(self.Ypos[:, lab])
+                vals = self.E[r, lab[c]] * f[c]
+                self.E[r, lab[c]] = vals
+                self.sumEP[lab] = np.bincount(c, weights=vals, minlength=len(lab))
+                M = sp.csr_matrix((vals, (c, r)), shape=(len(lab), self.m))
+                g = (M @ self.Xc).toarray()  # labels x features
+                self.magP[lab] = self.sumEP[lab]
+            else:
+                neg = ~self.Ypos[:, lab]
+                cols = self.E[:, lab]
+                cols *= np.where(neg, f, 1.0)
+                self.E[:, lab] = cols
+                cols[~neg] = 0.0
+                self.sumEN[lab] = cols.sum(axis=0)
+                g = (self.Xcc.T @ cols).T
+                self.magN[lab] = self.sumEN[lab]
+            G = self.GP if positive else self.GN
+            if self.per_label:
+                G[lab] = g
+            else:
+                G[:, lab] = g.T
+            s[lab] = self.eps
+        self.n_partial_refreshes += len(labels)
+
+    def _track(self, wp, wn, sP_old, sN_old, dP, dN) -> None:
+        """Add ``sum E_old + sum E_new`` of the updated pairs per label and sign (from the
+        explicit side's ``W = s_old sum E_old`` and the change ``sum dE``)."""
+        self.magP += 2.0 * wp / sP_old + dP
+        self.magN += 2.0 * wn / sN_old + dN
+
+    def _check_precision(self) -> None:
+        """Refresh the (label, sign) parts whose incremental total and ``G`` may have lost
+        precision: the weight that came and went there since the last refresh, ``s mag``,
+        exceeds ``MAX_CANCEL`` times ``max(current weight s sum, eps)``; rounding error is then
+        below ~``2e-16 MAX_CANCEL`` of that (a cancellation check, e.g. when the few positives
+        of a rare label all shrink by ``exp(-2 c)`` round after round)."""
+        if MAX_CANCEL == np.inf:  # disabled: only the periodic refresh, as before this check
+            return
+        for positive, s, mag, tot in ((True, self.sP, self.magP, self.sumEP),
+                                      (False, self.sN, self.magN, self.sumEN)):
+            bad = ~(s * mag <= MAX_CANCEL * np.maximum(s * tot, self.eps))  # also NaN / inf
+            if bad.any():
+                self.refresh_part(np.flatnonzero(bad), positive)
 
     def distribution(self) -> np.ndarray:
         """The current ``D`` (m x k)."""
         return self.E * np.where(self.Ypos, self.sP, self.sN)
 
     # -- criterion -------------------------------------------------------------------------
-    def _chunks(self, clip: bool, out: np.ndarray | None = None):
+    def _chunks(self, clip: bool):
         """Yield (block, sqrt(W+^1 W-^1) + sqrt(W+^0 W-^0)) over contiguous blocks of G.
 
         AdaBoost.MH (features x labels): blocks of ``_CHUNK`` features. MP-Boost (labels x
-        features): blocks of whole label rows, computed in place in ``out[block]``."""
+        features): blocks of whole label rows."""
         lm = self.per_label
         n_rows = self.k if lm else self.nc
         step = max(1, (_CHUNK * self.k) // self.nc) if lm else _CHUNK
@@ -150,12 +272,11 @@ class _Booster:
         else:
             sP, sN = self.sP, self.sN
             TP, TN = sP * self.sumEP, sN * self.sumEN
-        buf = np.empty((3, step, width))
+        buf = np.empty((3, min(step, n_rows), width))
         for a in range(0, n_rows, step):
             b = min(n_rows, a + step)
             blk = slice(a, b)
-            w1p = buf[0, :b - a] if out is None else out[blk]
-            w1n, w0p = buf[1, :b - a], buf[2, :b - a]
+            w1p, w1n, w0p = buf[0, :b - a], buf[1, :b - a], buf[2, :b - a]
             bs = (blk,) if lm else (slice(None),)  # slice of the broadcast scales/totals
             np.multiply(self.GP[blk], sP[bs], out=w1p)
             np.multiply(self.GN[blk], sN[bs], out=w1n)
@@ -184,12 +305,12 @@ class _Booster:
 
     def best_per_label(self) -> np.ndarray:
         """Per label, the candidate index minimising ``Z_l``; lowest index among ties."""
-        Zl = np.empty((self.k, self.nc))
+        piv = np.empty(self.k, dtype=np.int64)
         # always clip: the scatter-added G of MP-Boost drifts to tiny negatives more often
-        for _ in self._chunks(True, out=Zl):
-            pass
-        zmin = Zl.min(axis=1)
-        return np.argmax(Zl <= (zmin * (1.0 + TIE_RTOL))[:, None], axis=1)
+        for blk, zl in self._chunks(True):
+            zmin = zl.min(axis=1)
+            piv[blk] = np.argmax(zl <= (zmin * (1.0 + TIE_RTOL))[:, None], axis=1)
+        return piv
 
     # -- one round -------------------------------------------------------------------------
     def step(self):
@@ -211,7 +332,10 @@ class _Booster:
         return c0, c1, zl, delta
 
     def _normalise(self) -> None:
-        norm = float(np.sum(self.sP * self.sumEP) + np.sum(self.sN * self.sumEN))
+        if self.by_label:  # each label's column of D sums to 1/k
+            norm = (self.sP * self.sumEP + self.sN * self.sumEN) * self.k
+        else:
+            norm = float(np.sum(self.sP * self.sumEP) + np.sum(self.sN * self.sumEN))
         self.sP /= norm
         self.sN /= norm
 
@@ -228,66 +352,122 @@ class _Booster:
         if flip:
             R = self._complement(R)
         pos = self.Ypos[R]
+        neg = ~pos
         old = self.E[R]
-        DR = old * np.where(pos, self.sP, self.sN)
-        wp = np.where(pos, DR, 0.0).sum(axis=0)
-        wn = np.where(pos, 0.0, DR).sum(axis=0)
+        a = np.where(pos, self.sP, self.sN)
+        a *= old  # D of the updated rows
+        wp, wn = a.sum(axis=0, where=pos), a.sum(axis=0, where=neg)
+        sP_old, sN_old = self.sP.copy(), self.sN.copy()
         c0, c1, zl, delta = self._stumps(wp, wn, np.full(self.k, flip))
-        new = old * np.where(pos, np.exp(-delta), np.exp(delta))
-        self.E[R] = new
-        dE = new - old
-        dEP = np.where(pos, dE, 0.0)
-        dEN = np.where(pos, 0.0, dE)
-        self.sumEP += dEP.sum(axis=0)
-        self.sumEN += dEN.sum(axis=0)
+        np.copyto(a, np.exp(delta))
+        np.copyto(a, np.exp(-delta), where=pos)
+        a *= old  # new E of the updated rows
+        self.E[R] = a
+        np.subtract(a, old, out=old)  # dE
+        del a
+        dP, dN = old.sum(axis=0, where=pos), old.sum(axis=0, where=neg)
+        self.sumEP += dP
+        self.sumEN += dN
         if len(R):
-            # G += X[R]^T dE, on the features occurring in the updated documents only
-            XR = self.Xc[R]
-            mark = np.zeros(self.nc, dtype=bool)
-            mark[XR.indices] = True
-            feats = np.flatnonzero(mark)
-            where = np.empty(self.nc, dtype=np.int64)
-            where[feats] = np.arange(len(feats))
-            XRT = sp.csr_matrix((XR.data, where[XR.indices], XR.indptr),
-                                shape=(len(R), len(feats))).T.tocsr()
-            self.GN[feats] += XRT @ dEN
-            gp = (XRT @ sp.csr_matrix(dEP)).tocoo()
-            self.GP[feats[gp.row], gp.col] += gp.data
+            r, c = np.nonzero(pos)
+            vals = old[r, c]
+            nz = vals != 0.0
+            dEP = sp.csr_matrix((vals[nz], (r[nz], c[nz])), shape=old.shape)
+            old[r, c] = 0.0  # dE * Y-
+            self._add_rows(R, dEP, old)
         self._normalise()
+        self._track(wp, wn, sP_old, sN_old, dP, dN)
+        self._check_precision()
         return p, c0, c1, zl.sum()
 
-    def _step_mp(self):
-        k = self.k
-        piv = self.best_per_label()
+    def _add_rows(self, R: np.ndarray, dEP: sp.csr_matrix, dEN: np.ndarray) -> None:
+        """``G+ += X[R]^T dEP``, ``G- += X[R]^T dEN`` on the features of the rows ``R`` only."""
+        XR = self.Xc8[R]
+        mark = np.zeros(self.nc, dtype=bool)
+        mark[XR.indices] = True
+        feats = np.flatnonzero(mark)
+        where = np.empty(self.nc, dtype=XR.indices.dtype)
+        where[feats] = np.arange(len(feats))
+        XRT = sp.csr_matrix((XR.data, where[XR.indices], XR.indptr),
+                            shape=(len(R), len(feats))).T.tocsr()  # int8 structure
+        del XR, where, mark
+        XRT = sp.csr_matrix((self.ones[:XRT.nnz], XRT.indices, XRT.indptr), shape=XRT.shape)
+        for a in range(0, len(feats), _UPDATE_CHUNK):
+            b = min(len(feats), a + _UPDATE_CHUNK)
+            blk, fb = XRT[a:b], feats[a:b]
+            self.GN[fb] += blk @ dEN
+            gp = (blk @ dEP).tocoo()
+            self.GP[fb[gp.row], gp.col] += gp.data
+
+    def _pairs(self, piv, flip, labels):
+        """(documents, labels) of the explicitly updated pairs of ``labels`` (ascending): the
+        pivot's documents, or their complement where ``flip``; per label in document order."""
         ptr = self.Xcc.indptr
-        lens = ptr[piv + 1] - ptr[piv]
-        flip = 2 * lens > self.m  # update the smaller side explicitly
-        keep = np.flatnonzero(~flip)
-        rows = [self.Xcc.indices[_ranges(ptr[piv[keep]], lens[keep])]]
-        labs = [np.repeat(keep, lens[keep])]
-        for lab in np.flatnonzero(flip):  # loop over (few) labels, not features
+        lf = labels[flip[labels]]
+        lk = labels[~flip[labels]]
+        lens = ptr[piv[lk] + 1] - ptr[piv[lk]]
+        rows = [self.Xcc.indices[_ranges(ptr[piv[lk]], lens)]]
+        labs = [np.repeat(lk, lens)]
+        for lab in lf:  # loop over (few) flipped labels, not features
             comp = self._complement(self.Xcc.indices[ptr[piv[lab]]:ptr[piv[lab] + 1]])
             rows.append(comp)
             labs.append(np.full(len(comp), lab))
-        rows, labs = np.concatenate(rows), np.concatenate(labs)
-        pos = self.Ypos[rows, labs]
-        old = self.E[rows, labs]
-        d_vals = old * np.where(pos, self.sP[labs], self.sN[labs])
-        wp = np.bincount(labs, weights=np.where(pos, d_vals, 0.0), minlength=k)
-        wn = np.bincount(labs, weights=np.where(pos, 0.0, d_vals), minlength=k)
+        return np.concatenate(rows), np.concatenate(labs)
+
+    def _batches(self, piv, flip):
+        """Labels in batches of at most ~``_TRIPLES`` scatter-add entries (whole labels)."""
+        ptr = self.Xcc.indptr
+        lens = ptr[piv + 1] - ptr[piv]
+        cost = np.where(flip, self.totlen - self.featlen[piv], self.featlen[piv])
+        cost = cost + np.where(flip, self.m - lens, lens)
+        cut = np.cumsum(cost) // _TRIPLES
+        edges = np.flatnonzero(np.diff(cut)) + 1
+        return np.split(np.arange(self.k), edges)
+
+    def _step_mp(self):
+        k, nc = self.k, self.nc
+        piv = self.best_per_label()
+        ptr = self.Xcc.indptr
+        flip = 2 * (ptr[piv + 1] - ptr[piv]) > self.m  # update the smaller side explicitly
+        batches = self._batches(piv, flip)
+        E, Yf = self.E.reshape(-1), self.Ypos.reshape(-1)  # flat views: pair (i, l) = i k + l
+        wp, wn = np.zeros(k), np.zeros(k)
+        for labels in batches:  # W of the explicit side; each label lies in one batch
+            rows, labs = self._pairs(piv, flip, labels)
+            fi = rows * k + labs
+            pos = Yf[fi]
+            d_vals = E[fi] * np.where(pos, self.sP[labs], self.sN[labs])
+            wp[labels] = np.bincount(labs, weights=np.where(pos, d_vals, 0.0),
+                                     minlength=k)[labels]
+            wn[labels] = np.bincount(labs, weights=np.where(pos, 0.0, d_vals),
+                                     minlength=k)[labels]
+        sP_old, sN_old = self.sP.copy(), self.sN.copy()
         c0, c1, zl, delta = self._stumps(wp, wn, flip)
-        new = old * np.exp(np.where(pos, -delta[labs], delta[labs]))
-        self.E[rows, labs] = new
-        dE = new - old
-        self.sumEP += np.bincount(labs, weights=np.where(pos, dE, 0.0), minlength=k)
-        self.sumEN += np.bincount(labs, weights=np.where(pos, 0.0, dE), minlength=k)
-        # G[(l, sign), f] += dE(i, l) for every updated pair (i, l) and feature f of document i
-        xp = self.Xc.indptr
-        dl = xp[rows + 1] - xp[rows]
-        feats = self.Xc.indices[_ranges(xp[rows], dl)]
-        grow = np.repeat(labs + k * (~pos), dl)
-        np.add.at(self.G.reshape(-1), grow * self.nc + feats, np.repeat(dE, dl))
+        dP, dN = np.zeros(k), np.zeros(k)
+        Gflat = self.G.reshape(-1)
+        for labels in batches:
+            rows, labs = self._pairs(piv, flip, labels)
+            fi = rows * k + labs
+            pos = Yf[fi]
+            old = E[fi]
+            new = old * np.exp(np.where(pos, -delta[labs], delta[labs]))
+            E[fi] = new
+            dE = new - old
+            del old, new, fi
+            dP[labels] = np.bincount(labs, weights=np.where(pos, dE, 0.0), minlength=k)[labels]
+            dN[labels] = np.bincount(labs, weights=np.where(pos, 0.0, dE), minlength=k)[labels]
+            self.sumEP[labels] += dP[labels]
+            self.sumEN[labels] += dN[labels]
+            # G[(l, sign), f] += dE(i, l) for every updated pair (i, l), feature f of document i
+            XR = self.Xc8[rows]  # the documents' features, in order (sorted per document)
+            dl = np.diff(XR.indptr)
+            idx = np.repeat((labs + k * (~pos)) * nc, dl)
+            idx += XR.indices
+            del XR
+            np.add.at(Gflat, idx, np.repeat(dE, dl))
         self._normalise()
+        self._track(wp, wn, sP_old, sN_old, dP, dN)
+        self._check_precision()
         return piv, c0, c1, zl
 
 
@@ -308,16 +488,25 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     # -- input handling --------------------------------------------------------------------
     def _binary_X(self, X, reset: bool) -> sp.csr_matrix:
+        """``X > 0`` as CSR with all-ones data and sorted indices; ``X`` itself is not altered
+        (its index arrays are shared when it is canonical CSR without explicit zeros)."""
         X = validate_data(self, X, reset=reset, accept_sparse=["csr", "csc", "coo"],
                           dtype=np.float64)
         X = sp.csr_matrix(X)
-        X.sum_duplicates()
+        if not X.has_canonical_format:  # sum_duplicates works in place: on a copy
+            X = X.copy()
+            X.sum_duplicates()
         if X.data.size and X.data.min() < 0:
             raise ValueError(f"Negative values in data passed to {type(self).__name__}: X must "
                              "be nonnegative (values > 0 mean 'feature present')")
-        Xb = sp.csr_matrix(((X.data > 0).astype(np.float64), X.indices, X.indptr),
-                           shape=X.shape)
-        Xb.eliminate_zeros()
+        present = X.data > 0
+        if present.all():
+            indices, indptr = X.indices, X.indptr
+        else:
+            indices = X.indices[present]
+            indptr = np.concatenate([[0], np.cumsum(present)])[X.indptr]
+        Xb = sp.csr_matrix((np.ones(len(indices)), indices, indptr), shape=X.shape)
+        Xb.has_sorted_indices = True
         return Xb
 
     def _targets(self, y) -> np.ndarray:
@@ -350,6 +539,9 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return idx[:, None] == np.arange(len(self.classes_))[None, :]
 
     # -- training --------------------------------------------------------------------------
+    def _normalization(self) -> str:
+        return "global"
+
     def fit(self, X, y):
         """Run ``n_rounds`` boosting rounds. ``X``: (docs x features), presence = ``X > 0``;
         ``y``: (docs x labels) 0/1 indicator, or a 1-d label vector (binarised)."""
@@ -359,7 +551,7 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         if Y.shape[0] != Xb.shape[0]:
             raise ValueError(f"X has {Xb.shape[0]} rows but y has {Y.shape[0]}")
         T, k = int(self.n_rounds), Y.shape[1]
-        state = _Booster(Xb, Y, self._per_label)
+        state = _Booster(Xb, Y, self._per_label, self._normalization())
         piv = np.empty((T, k), dtype=np.int64)
         c0 = np.empty((T, k))
         c1 = np.empty((T, k))
@@ -410,7 +602,11 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         est.n_rounds_ = int(arrays["n_rounds"])
         if (est.pivots_.ndim == 2) != cls._per_label:
             raise ValueError(f"arrays do not hold a {cls.__name__} model")
+        est._set_arrays_params(arrays)
         return est
+
+    def _set_arrays_params(self, arrays) -> None:
+        """Restore estimator parameters stored by :meth:`to_arrays` (besides ``n_rounds``)."""
 
     # -- prediction ------------------------------------------------------------------------
     def _format_scores(self, F: np.ndarray) -> np.ndarray:
@@ -503,8 +699,18 @@ class AdaBoostMH(_BaseBoost):
 class MPBoost(_BaseBoost):
     """MP-Boost (Esuli, Fagni & Sebastiani 2006): AdaBoost.MH with one pivot PER LABEL per round.
 
-    Label ``l``'s pivot minimises ``Z_l = 2 sum_j sqrt(W+^{jl} W-^{jl})``; stump outputs and the
-    update of ``D`` as in :class:`AdaBoostMH`.
+    Label ``l``'s pivot minimises ``Z_l = 2 sum_j sqrt(W+^{jl} W-^{jl})``; stump outputs
+    ``c_{jl} = 0.5 ln((W+^{jl} + eps)/(W-^{jl} + eps))``, ``eps = 1/(m k)``, and the update
+    ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l))`` as in :class:`AdaBoostMH`; then ``D`` is renormalised
+    as ``normalize`` says.
+
+    Parameters
+    ----------
+    n_rounds : number of boosting rounds (default 1000).
+    normalize : ``"label"`` (default): every label's column of ``D`` sums to ``1/k``, at the start
+        and after every round, as the authors' MP-Boost++ does (``NormalizeByColumn``);
+        ``"global"``: ``D`` sums to 1 over all pairs (termweight's earlier reading of "as
+        AdaBoost.MH"; no published description we could read specifies it).
 
     Attributes
     ----------
@@ -514,3 +720,20 @@ class MPBoost(_BaseBoost):
     """
 
     _per_label = True
+
+    def __init__(self, n_rounds: int = 1000, normalize: str = "label"):
+        self.n_rounds = n_rounds
+        self.normalize = normalize
+
+    def _normalization(self) -> str:
+        if not isinstance(self.normalize, str) or self.normalize not in NORMALIZE:
+            raise ValueError(f"normalize must be one of {NORMALIZE}; got {self.normalize!r}")
+        return self.normalize
+
+    def to_arrays(self) -> dict:
+        """The fitted model as a dict of plain arrays, with ``normalize`` as a 0-d str array."""
+        return {**super().to_arrays(), "normalize": np.asarray(self.normalize)}
+
+    def _set_arrays_params(self, arrays) -> None:
+        # files written before the parameter existed hold globally normalised models
+        self.normalize = str(arrays["normalize"]) if "normalize" in arrays else "global"

@@ -143,7 +143,6 @@ def yaml_fragments(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", [p for p in DOCS if yaml_fragments(p)], ids=ids)
 def test_yaml_snippets_are_valid_params(path):
     from termweight import config
-
     from termweight.datasets import DATASETS
 
     schema = yaml.safe_load((REPO / "workflow/schemas/params.schema.yaml").read_text())

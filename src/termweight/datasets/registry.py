@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import sys
 import types
-
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -103,7 +103,10 @@ def main(argv=None):
     rows = run("synthetic(n=2000,d=2000,J=5,seed=0)", *synthetic(), Cs, a.sg_iter)
     if a.real:
         rows += run(f"real:{a.real.name}", *real(a.real, a.max_docs), Cs, a.sg_iter)
-    io.write_json(a.out, {"benchmark": "kim mini-max subgradient vs exact", "rows": rows})
+    io.write_json(a.out, {"benchmark": "kim mini-max subgradient vs exact (OCAS cutting planes)",
+                          "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+                          "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+                          "rows": rows})
     print(f"{'data':38s} {'C':>5s} {'F_subgrad':>11s} {'t_sg':>6s} {'F_exact':>11s} "
           f"{'lower_bd':>11s} {'it_ex':>5s} {'t_ex':>6s} {'excess':>8s} {'F_mixch':>10s}")
     for r in rows:

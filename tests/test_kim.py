@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
@@ -15,8 +16,10 @@ from termweight.learners.kim import (
     MiniMax,
     MixCH,
     _base_scores,
+    _line_search,
     alpha_step,
     minimax_objective,
+    minimax_path,
     project_simplex,
 )
 
@@ -258,3 +261,87 @@ def test_k_classes_fit_one_vs_rest(make):
         np.testing.assert_array_equal(D[:, k], binary.decision_function(X))
     np.testing.assert_array_equal(est.predict(X), est.classes_[D.argmax(axis=1)])
     np.testing.assert_array_equal(make(B).fit(X.toarray(), y3).predict(X), est.predict(X))
+
+
+def test_minimax_path_reuses_cuts_with_the_same_certificate():
+    X, y, B = _problem(n=150, d=40, J=3, seed=2, noise=0.2)
+    Cs, tol = [0.1, 1.0, 10.0], 1e-3
+    path = minimax_path(MiniMax(B, solver="exact", tol=tol, max_iter=3000), X, y, Cs)
+    ypm = 2.0 * y - 1.0
+    for C, est in zip(Cs, path, strict=True):
+        assert est.C == C and est.converged_ and not hasattr(est, "_warm")
+        ref = MiniMax(B, C=C, solver="exact", tol=1e-9, max_iter=5000).fit(X, y)
+        f_star = ref.history_["best_objective"][-1]
+        f = minimax_objective(X, ypm, B, est.coef_, C=C)
+        assert f_star * (1 - 1e-9) <= f <= f_star * (1 + tol)
+        # the lower bound from cuts gathered at other C is still a lower bound
+        assert est.history_["lower_bound"][-1] <= f_star * (1 + 1e-9)
+    # warm-started fits need fewer passes at the larger C than cold ones
+    cold = [MiniMax(B, C=C, solver="exact", tol=tol, max_iter=3000).fit(X, y).n_iter_ for C in Cs]
+    assert sum(e.n_iter_ for e in path[1:]) < sum(cold[1:])
+
+
+def test_minimax_few_cuts_aggregated_keep_a_valid_bound():
+    X, y, B = _problem(n=150, d=40, J=3, seed=6, noise=0.2)
+    ref = MiniMax(B, C=5.0, solver="exact", tol=1e-9, max_iter=5000).fit(X, y)
+    f_star = ref.history_["best_objective"][-1]
+    few = MiniMax(B, C=5.0, solver="exact", tol=1e-4, max_iter=5000, max_cuts=4).fit(X, y)
+    assert few.converged_
+    assert np.all(np.asarray(few.history_["lower_bound"]) <= f_star * (1 + 1e-9))
+    f = minimax_objective(X, 2.0 * y - 1.0, B, few.coef_, C=5.0)
+    assert f_star * (1 - 1e-9) <= f <= f_star * (1 + 1e-4)
+
+
+def test_line_search_finds_the_minimum_along_the_segment():
+    rng = np.random.default_rng(7)
+    n, J, D, C = 60, 3, 10, 2.0
+    for _ in range(20):
+        Mb, Mc = rng.normal(size=(n, J)), rng.normal(size=(n, J)) * 2
+        vb, d = rng.normal(size=D), rng.normal(size=D)
+
+        def phi(k, Mb=Mb, Mc=Mc, vb=vb, d=d):
+            v, M = vb + k * d, Mb + k * (Mc - Mb)
+            return (v @ v) / (2 * C) + np.maximum(0.0, 1.0 - M.min(axis=1)).sum()
+
+        k = _line_search(Mb, Mc, vb, d, C)
+        best = min(phi(g) for g in np.linspace(0.0, 4.0, 4001))
+        assert k >= 0.0 and phi(k) <= phi(0.0)
+        assert phi(0.0) - phi(k) >= (1 - 1e-3) * (phi(0.0) - best)  # (a heuristic's accuracy)
+
+
+def _mixch_reference(X, y, B, C, max_iter, tol):
+    """The alternation refitting the SVM every round (no shortcut): (alpha, w, rounds)."""
+    ypm = 2.0 * y - 1.0
+    alpha, prev = np.full(B.shape[0], 1.0 / B.shape[0]), None
+    for k in range(1, max_iter + 1):
+        w = LinearSVC(C=C, loss="hinge", dual=True, fit_intercept=False, tol=1e-5,
+                      max_iter=10000, random_state=0).fit(X @ sp.diags_array(alpha @ B), y)
+        w = w.coef_.ravel()
+        theta = np.concatenate([w, [0.0], alpha])
+        if prev is not None and np.linalg.norm(theta - prev) / np.linalg.norm(prev) < tol:
+            return alpha, w, k
+        prev = theta
+        S = _base_scores(X, B, w)
+        loss = np.maximum(0.0, 1.0 - ypm * (S @ alpha)).sum()
+        new, new_loss = alpha_step(S, ypm)
+        if new_loss < loss - 1e-9 * max(1.0, loss):
+            alpha = new
+    return alpha, w, max_iter
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_mixch_kept_alpha_round_is_recorded_without_refit():
+    kept = 0
+    for seed, C in itertools.product(range(4), [0.1, 1.0]):
+        X, y, B = _problem(n=100, d=30, J=3, seed=seed, noise=0.2)
+        m = MixCH(B, C=C, max_iter=20).fit(X, y)
+        alpha, w, rounds = _mixch_reference(X, y, B, C, 20, 1e-4)
+        assert m.n_iter_ == rounds and len(m.history_["objective"]) == rounds
+        np.testing.assert_array_equal(m.alpha_, alpha)
+        np.testing.assert_array_equal(m.svm_coef_, w)
+        kept += m.history_["rel_change"][-1] == 0.0  # a round recorded without its refit
+    assert kept > 0
+    one = MixCH(B, C=1.0, max_iter=1)
+    with pytest.warns(ConvergenceWarning):
+        one.fit(X, y)
+    assert not one.converged_ and one.n_iter_ == 1

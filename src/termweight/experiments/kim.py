@@ -9,7 +9,8 @@ Classification", IJFIS 16(2):81-86, 2016 (../shared/papers/kim-combining-term-we
 - ``kim-select``: per split, C for every (method, one-vs-others task) by hold-out validation INSIDE
   the training half: a stratified part (``validation.fraction``) of the training rows is held out,
   bases are recomputed on the rest, every C of ``validation.C_grid`` is fitted, and the C with the
-  best validation F1 wins (ties: the smaller C). Test rows are never read.
+  best validation F1 wins (ties: the smaller C). Test rows are never read. The exact mini-max
+  solver goes up the C grid keeping its cutting planes (valid for every C: same data).
 - ``kim-fit``: per split, every method refitted on the whole training half with its chosen C,
   bases computed on the training rows only; per-task confusion counts on the test half.
 - ``kim-convergence``: one task, fixed C: mix-ch's alternation (objective, alpha per round) and the
@@ -182,6 +183,25 @@ def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
     return est.predict(Xev).astype(np.int64), info
 
 
+def fit_predict_grid(method, Xtr, ytr, Xev, B, grid, cfg) -> list[tuple[np.ndarray, dict]]:
+    """:func:`fit_predict` at every C of ``grid`` (ascending). The exact mini-max solver goes
+    along the grid reusing its cutting planes (:func:`termweight.learners.kim.minimax_path`)."""
+    if method != "mini-max" or ytr.min() == ytr.max():
+        return [fit_predict(method, Xtr, ytr, Xev, B, C, cfg) for C in grid]
+    from termweight.learners.kim import minimax_path
+
+    t0 = time.perf_counter()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        ests = minimax_path(make_estimator(method, B, grid[0], cfg), Xtr, ytr, grid)
+    t = (time.perf_counter() - t0) / len(grid)  # the path's time, shared evenly
+    del caught  # the exact solver warns exactly when it did not converge
+    return [(est.predict(Xev).astype(np.int64),
+             {"status": "ok", "fit_time": t, "n_iter": int(est.n_iter_),
+              "converged": bool(est.converged_), "warnings": int(not est.converged_),
+              "objective": float(est.history_["best_objective"][-1])}) for est in ests]
+
+
 def f1_score01(y, p) -> float:
     tp = int(np.sum((y == 1) & (p == 1)))
     d = int(np.sum(y == 1)) + int(np.sum(p == 1))
@@ -206,9 +226,9 @@ def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
     rows = []
     for k, cls in enumerate(classes):
         for method in methods:
-            for C in grid:
-                pred, info = fit_predict(method, d.X_train, d.Y_train[:, k], d.X_eval,
-                                         d.bases[k], C, cfg)
+            fits = fit_predict_grid(method, d.X_train, d.Y_train[:, k], d.X_eval, d.bases[k],
+                                    grid, cfg)
+            for C, (pred, info) in zip(grid, fits, strict=True):
                 rows.append({"method": method, "task": cls, "C": C,
                              "val_f1": f1_score01(d.Y_eval[:, k], pred),
                              "fit_time": info.get("fit_time", 0.0),
@@ -355,7 +375,31 @@ def cmd_split(args) -> None:
     log.info("%s: %d splits of %d documents", args.key, len(splits), corpus.n_docs)
 
 
+def _one_blas_thread():
+    """The steps run one per core (Snakemake ``--cores``, DVC): BLAS threads of their own only
+    oversubscribe the cores and spin (the dense work here is small: cuts, a 100 x 100 master)."""
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 def cmd_select(args) -> None:
+    with _one_blas_thread():
+        _cmd_select(args)
+
+
+def cmd_fit(args) -> None:
+    with _one_blas_thread():
+        _cmd_fit(args)
+
+
+def cmd_convergence(args) -> None:
+    """mix-ch alternation and mini-max subgradient vs exact on one task (kim.convergence)."""
+    with _one_blas_thread():
+        _cmd_convergence(args)
+
+
+def _cmd_select(args) -> None:
     from termweight.splits import Split
 
     params = _config(args.params)
@@ -377,7 +421,7 @@ def cmd_select(args) -> None:
             log.info("  %s: %.1f s", m, t)
 
 
-def cmd_fit(args) -> None:
+def _cmd_fit(args) -> None:
     from termweight.splits import Split
 
     params = _config(args.params)
@@ -404,8 +448,7 @@ def cmd_fit(args) -> None:
             log.info("  %s: %.1f s", m, t)
 
 
-def cmd_convergence(args) -> None:
-    """mix-ch alternation and mini-max subgradient vs exact on one task (kim.convergence)."""
+def _cmd_convergence(args) -> None:
     from termweight.learners.kim import MiniMax, MixCH
     from termweight.splits import Split
 

@@ -46,17 +46,20 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["MiniMax", "MixCH", "alpha_step", "minimax_objective", "project_simplex"]
+__all__ = ["MiniMax", "MixCH", "alpha_step", "minimax_objective", "minimax_path", "project_simplex"]
 
 
 # ----------------------------------------------------------------------------- helpers
 def project_simplex(v: np.ndarray) -> np.ndarray:
     """Euclidean projection of ``v`` onto the probability simplex (sort-based, O(J log J))."""
     v = np.asarray(v, dtype=np.float64)
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    k = np.arange(1, v.size + 1)
-    rho = np.nonzero(u - css / k > 0)[0][-1]
+    u = -v
+    u.sort()
+    u = -u  # descending
+    css = u.cumsum()
+    css -= 1.0
+    # u_k - css_k / k > 0 holds for a prefix k = 1..rho+1 of the sorted values
+    rho = np.count_nonzero(u * np.arange(1, v.size + 1) > css) - 1
     return np.maximum(v - css[rho] / (rho + 1.0), 0.0)
 
 
@@ -173,7 +176,8 @@ class MixCH(_OneVsRest):
     cycling between tied LP vertices). Stops when ``||theta_k - theta_{k-1}|| / ||theta_{k-1}||``
     < ``tol`` with ``theta = (w, intercept, alpha)`` (section 4: "norm of the relative changes in
     the consecutive iterates ... smaller than 1e-4") or after ``max_iter`` SVM fits. The model kept
-    is the last SVM fit together with the ``alpha`` it used.
+    is the last SVM fit together with the ``alpha`` it used. When the LP step keeps ``alpha``, the
+    next round would refit the same SVM (a change of 0): it is recorded without refitting.
 
     Attributes: ``alpha_`` (J,), ``weights_`` = ``b`` (n_features,), ``svm_coef_`` = ``w``,
     ``coef_ = w * b`` (so ``decision_function(X) = X @ coef_ + intercept_``), ``intercept_``,
@@ -235,10 +239,21 @@ class MixCH(_OneVsRest):
                 break
             theta_prev = theta
             new_alpha, new_loss = alpha_step(S, ypm, w0)
-            if new_loss < loss - 1e-9 * max(1.0, loss):
+            moved = new_loss < loss - 1e-9 * max(1.0, loss)
+            if moved:
                 alpha, loss = new_alpha, new_loss
             hist["objective_after_alpha"].append(float(loss + reg))
             hist["time"].append(time.perf_counter() - t0)
+            if not moved and k < self.max_iter and self.tol > 0:
+                # alpha kept: the next SVM fit (liblinear, same data and random_state) would
+                # return the same w, hence a relative change of 0 -> round k + 1, recorded unfitted
+                for key, val in (("objective", loss + reg), ("alpha", alpha.tolist()),
+                                 ("rel_change", 0.0), ("objective_after_alpha", loss + reg),
+                                 ("time", time.perf_counter() - t0)):
+                    hist[key].append(val if key == "alpha" else float(val))
+                self.n_iter_ = k + 1
+                self.converged_ = True
+                break
         if not self.converged_:
             warnings.warn(f"MixCH did not converge in {self.max_iter} iterations",
                           ConvergenceWarning, stacklevel=2)
@@ -259,14 +274,17 @@ class _MinimaxProblem:
     ``m_ij = y_i (w.z_ij + s w0)``, ``v = (w, w0)`` (``w0`` only with an intercept, ``s`` =
     intercept_scaling), and one subgradient of the loss (eq. 4: ``-y_i z_{i j*(i)}`` on the
     active set, ``j*(i) = argmin_j m_ij``, first index on ties). With a row scale ``R`` (n, J),
-    ``z_ij = R_ij b_j * x_i``."""
+    ``z_ij = R_ij b_j * x_i``. The margins are linear in ``v``, so margins of a combination of
+    two points are the same combination of theirs (no pass over the data)."""
 
     def __init__(self, X, B, y, C, s, R=None):
         self.X, self.B, self.y, self.C, self.s, self.R = X, B, y, C, s, R
         self.XT = X.T.tocsr() if sp.issparse(X) else sp.csr_matrix(X.T)
         self.d = X.shape[1]
+        self.D = self.d + (1 if s else 0)
 
     def margins(self, v):
+        """``(n, J)`` margins ``m_ij``: one sparse x dense product."""
         M = _base_scores(self.X, self.B, v[: self.d])
         if self.R is not None:
             M *= self.R
@@ -274,11 +292,15 @@ class _MinimaxProblem:
             M += self.s * v[self.d]
         return self.y[:, None] * M
 
-    def evaluate(self, v):
-        """Return ``(objective, loss subgradient a, number of active docs)``."""
-        M = self.margins(v)
+    def objective(self, M, v):
+        return float(np.maximum(0.0, 1.0 - M.min(axis=1)).sum() + (v @ v) / (2.0 * self.C))
+
+    def cut(self, M):
+        """From the margins at ``v``: ``(loss, subgradient a, number of active docs)``; the
+        minorant ``loss(u) >= a.u + n_active`` holds for every ``u``. One transposed product."""
+        n = M.shape[0]
         jstar = np.argmin(M, axis=1)
-        mmin = M[np.arange(M.shape[0]), jstar]
+        mmin = M[np.arange(n), jstar]
         active = mmin < 1.0
         loss = float(np.sum(1.0 - mmin[active]))
         Wm = np.zeros_like(M)
@@ -288,7 +310,12 @@ class _MinimaxProblem:
         a = -np.einsum("jd,dj->d", self.B, self.XT @ Wm)
         if self.s:
             a = np.append(a, -self.s * self.y[active].sum())
-        return loss + (v @ v) / (2.0 * self.C), a, int(active.sum())
+        return loss, a, int(active.sum())
+
+    def evaluate(self, v):
+        """Return ``(objective, loss subgradient a, number of active docs)``."""
+        loss, a, n_active = self.cut(self.margins(v))
+        return loss + (v @ v) / (2.0 * self.C), a, n_active
 
 
 def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_scaling=1.0,
@@ -313,24 +340,146 @@ def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_
 
 
 def _simplex_qp(G, c, C, mu, tol, max_iter):
-    """FISTA for ``min_{mu in simplex} 0.5 C mu'G mu - c'mu`` (bundle master dual), warm start."""
+    """FISTA for ``min_{mu in simplex} 0.5 C mu'G mu - c'mu`` (bundle master dual), warm start.
+
+    One product ``G x`` per iteration (``G y`` follows by linearity); adaptive restart
+    (O'Donoghue & Candes 2015); stops when the Frank-Wolfe gap ``g.x - min g`` <= ``tol``.
+    """
+    x = mu.copy()
+    Gx = G @ x
+    g = C * Gx - c
+    if g @ x - g.min() <= tol:
+        return x
     L = C * max(np.linalg.eigvalsh(G)[-1], 1e-300)
-    x, yk, t = mu.copy(), mu.copy(), 1.0
-    fprev = np.inf
+    yk, Gy, t = x, Gx, 1.0
+    fprev = 0.5 * C * (x @ Gx) - c @ x
     for _ in range(max_iter):
-        grad = C * (G @ yk) - c
-        x_new = project_simplex(yk - grad / L)
-        f = 0.5 * C * x_new @ G @ x_new - c @ x_new
-        if f > fprev:  # adaptive restart (O'Donoghue & Candes)
-            t, yk = 1.0, x.copy()
+        x_new = project_simplex(yk - (C * Gy - c) / L)
+        Gx_new = G @ x_new
+        f = 0.5 * C * (x_new @ Gx_new) - c @ x_new
+        if f > fprev and t > 1.0:  # momentum overshot: restart from the last accepted point
+            t, yk, Gy = 1.0, x, Gx  # (a plain projected-gradient step, t = 1, is accepted)
             continue
         t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-        yk = x_new + ((t - 1.0) / t_new) * (x_new - x)
-        x, t, fprev = x_new, t_new, f
-        g = C * (G @ x) - c
+        beta = (t - 1.0) / t_new
+        yk, Gy = x_new + beta * (x_new - x), Gx_new + beta * (Gx_new - Gx)
+        x, Gx, t, fprev = x_new, Gx_new, t_new, f
+        g = C * Gx - c
         if g @ x - g.min() <= tol:  # Frank-Wolfe gap bounds suboptimality
             break
     return x
+
+
+def _line_search(Mb, Mc, vb, d, C, max_eval=20):
+    """``argmin_{k >= 0} phi(k)``, ``phi(k) = ||v_b + k d||^2/(2C) + sum_i max_j (1 - m_ij(k))_+``
+    with ``m(k) = M_b + k (M_c - M_b)`` (OCAS line search, Franc & Sonnenburg 2009): phi is convex
+    and piecewise quadratic; Newton steps on its derivative with the active pieces held fixed
+    (exact once they stop changing), safeguarded by bisection of the bracket."""
+    q1, q2 = (vb @ d) / C, (d @ d) / C
+    if q2 <= 0.0:
+        return 0.0
+    A0, dM = 1.0 - Mb, Mc - Mb
+    rows = np.arange(Mb.shape[0])
+
+    def slope(k):  # derivative of the loss part at k (the active piece of each document)
+        V = A0 - k * dM
+        j = np.argmax(V, axis=1)
+        on = V[rows, j] > 0.0
+        return -dM[rows[on], j[on]].sum()
+
+    lo, hi, k = 0.0, np.inf, 0.0
+    for _ in range(max_eval):
+        s = slope(k)
+        g = q1 + k * q2 + s
+        if g == 0.0:
+            return k
+        if g < 0.0:
+            lo = k
+        else:
+            hi = k
+        k_new = -(q1 + s) / q2  # minimiser of the quadratic with these pieces
+        if not lo < k_new < hi:
+            k_new = 0.5 * (lo + hi) if np.isfinite(hi) else 2.0 * max(lo, 1.0)
+        if abs(k_new - k) <= 1e-12 * max(1.0, k):  # the pieces stopped changing: k is exact
+            return k
+        if hi - lo <= 1e-6 * max(1.0, lo):  # (the minimum is often at a kink)
+            break
+        k = k_new
+    return lo
+
+
+class _Bundle:
+    """Cutting planes ``loss(v) >= a_t.v + c_t`` in preallocated buffers (row 0: the trivial
+    ``0``), ``G = A A'`` kept up to date, the master dual ``mu`` and idle counts. The cuts
+    minorise the loss, which does not depend on C: they stay valid for any C on the same data."""
+
+    def __init__(self, D, max_cuts):
+        cap = max(int(max_cuts), 2) + 1  # a full buffer is shrunk as soon as it is full
+        self.A = np.zeros((cap, D))
+        self.c = np.zeros(cap)
+        self.G = np.zeros((cap, cap))
+        self.mu = np.zeros(cap)
+        self.mu[0] = 1.0
+        self.idle = np.zeros(cap, dtype=np.int64)
+        self.T = 1
+        self.max_cuts = max(int(max_cuts), 2)
+
+    def add(self, a, c):
+        if self.T == self.A.shape[0]:
+            self.shrink(self.T - 1)
+        T = self.T
+        ga = self.A[:T] @ a
+        self.A[T], self.c[T] = a, c
+        self.G[:T, T] = ga
+        self.G[T, :T] = ga
+        self.G[T, T] = a @ a
+        self.mu[T], self.idle[T] = 0.0, 0
+        self.T = T + 1
+        if self.T > self.max_cuts:
+            self.shrink(self.max_cuts)
+
+    def shrink(self, target):
+        """Drop long-idle cuts; if still more than ``target``, aggregate the oldest (a mu-weighted
+        average of minorants is a minorant, and the current master solution is preserved)."""
+        T = self.T
+        keep = np.ones(T, dtype=bool)
+        drop = np.nonzero((self.idle[:T] > 10) & (self.mu[:T] == 0))[0]
+        keep[drop[drop > 0][: T - target]] = False
+        idx = np.nonzero(keep)[0]
+        if idx.size > target:  # order after: trivial cut, the aggregate, the rest
+            n_agg = idx.size - target + 1
+            old, others = idx[1:1 + n_agg], np.concatenate([idx[:1], idx[1 + n_agg:]])
+            m = self.mu[old].sum()
+            wts = self.mu[old] / m if m > 0 else np.full(n_agg, 1.0 / n_agg)
+            n2 = others.size + 1
+            pos = np.concatenate([[0], np.arange(2, n2)])
+            G = np.empty((n2, n2))
+            G[np.ix_(pos, pos)] = self.G[np.ix_(others, others)]
+            G[1, pos] = G[pos, 1] = wts @ self.G[np.ix_(old, others)]  # a_agg.a_t, linearity
+            G[1, 1] = wts @ self.G[np.ix_(old, old)] @ wts
+            a_agg, c_agg = wts @ self.A[old], wts @ self.c[old]
+            self.A[pos] = self.A[others]
+            self.A[1] = a_agg
+            self.c[pos], self.mu[pos], self.idle[pos] = (self.c[others], self.mu[others],
+                                                         self.idle[others])
+            self.c[1], self.mu[1], self.idle[1] = c_agg, m, 0
+        else:
+            n2 = idx.size
+            G = self.G[np.ix_(idx, idx)]
+            self.A[:n2] = self.A[idx]
+            self.c[:n2], self.mu[:n2], self.idle[:n2] = self.c[idx], self.mu[idx], self.idle[idx]
+        self.G[:n2, :n2] = G
+        self.T = n2
+
+    def solve(self, C, tol):
+        """Master dual by FISTA (warm start); returns ``(w_c = -C A'mu, lower bound)``."""
+        T = self.T
+        G, c = self.G[:T, :T], self.c[:T]
+        mu = _simplex_qp(G, c, C, self.mu[:T], tol, 2000)
+        self.mu[:T] = mu
+        self.idle[:T] = np.where(mu > 0, 0, self.idle[:T] + 1)
+        on = np.nonzero(mu)[0]
+        return -C * (mu[on] @ self.A[on]), float(c @ mu - 0.5 * C * (mu @ G @ mu))
 
 
 class MiniMax(_OneVsRest):
@@ -346,9 +495,12 @@ class MiniMax(_OneVsRest):
     1-slack cutting planes, Joachims 2009). Each loss subgradient ``a_t`` at ``w_t`` gives the
     minorant ``R(w) >= a_t.w + c_t`` (``c_t`` = number of active docs); the master problem
     ``min_w ||w||^2/(2C) + max(0, max_t a_t.w + c_t)`` is solved in its dual over a simplex
-    (``w = -C A'mu``, FISTA). Stops when ``min_t F(w_t) - master lower bound <= tol * F``: a
+    (``w = -C A'mu``, FISTA). OCAS (Franc & Sonnenburg 2009): an exact line search from the best
+    point towards the master solution, the next cut near the new best point; far fewer
+    iterations than plain BMRM. Stops when ``F(best) - master lower bound <= tol * F``: a
     certified relative duality gap. At most ``max_cuts`` cuts are kept (inactive ones dropped, the
-    oldest aggregated, which keeps the bound valid). One pass over the data per iteration.
+    oldest aggregated, which keeps the bound valid). Two passes over the data per iteration.
+    :func:`minimax_path` fits a C grid on the same data reusing the cuts (they do not depend on C).
 
     ``normalize='l2'`` (beyond the paper): every weighted document is put on the unit sphere,
     ``z_ij = b_j * x_i / ||b_j * x_i||`` (cosine normalisation after weighting, as for tf-idf), so
@@ -425,78 +577,67 @@ class MiniMax(_OneVsRest):
         return best_v
 
     def _fit_exact(self, prob):
-        C = prob.C
-        D = prob.d + (1 if prob.s else 0)
-        A = np.zeros((1, D))  # cut 0: the trivial minorant R(w) >= 0
-        c = np.zeros(1)
-        G = np.zeros((1, 1))
-        mu = np.ones(1)
-        idle = np.zeros(1, dtype=np.int64)  # iterations each cut has had mu == 0
-        v = np.zeros(D)
-        ub, lb, best_v = np.inf, -np.inf, v.copy()
+        """OCAS (Franc & Sonnenburg 2009): BMRM's cutting planes plus a line search from the best
+        point ``v_b`` towards the master solution ``v_c``; the next cut is taken at
+        ``0.9 v_b + 0.1 v_c`` (at ``v_c`` when the search finds no descent). Two passes over the
+        data per iteration (margins at ``v_c``, the cut's subgradient). ``self._warm`` (set by
+        :func:`minimax_path`): a bundle and a start point from the same data at another C."""
+        C, tol = prob.C, self.tol
+        warm = getattr(self, "_warm", None)
+        bundle, v0 = warm if warm is not None else (None, None)
+        if bundle is None:
+            bundle = _Bundle(prob.D, self.max_cuts)
+        if v0 is not None and np.any(v0):
+            vb = v0.copy()
+            Mb = prob.margins(vb)
+        else:
+            vb, Mb = np.zeros(prob.D), np.zeros((prob.X.shape[0], prob.B.shape[0]))
+        Fb = prob.objective(Mb, vb)
+        vcut, Mcut = vb, Mb
+        lb = -np.inf
         hist = {"objective": [], "best_objective": [], "lower_bound": [], "gap": [],
                 "iter_time": [], "time": []}
         t0 = time.perf_counter()
         self.converged_ = False
         for k in range(1, self.max_iter + 1):
             ts = time.perf_counter()
-            obj, a, n_active = prob.evaluate(v)
-            if obj < ub:
-                ub, best_v = obj, v.copy()
-            # add the cut; keep G = A A'
-            ga = A @ a
-            A = np.vstack([A, a])
-            c = np.append(c, float(n_active))
-            G = np.block([[G, ga[:, None]], [ga[None, :], np.array([[a @ a]])]])
-            mu = np.append(mu, 0.0)
-            idle = np.append(idle, 0)
-            if A.shape[0] > self.max_cuts:
-                A, c, G, mu, idle = self._shrink(A, c, G, mu, idle)
-            inner_tol = max(0.1 * (ub - lb) if np.isfinite(lb) else 0.1 * ub, 1e-12 * ub)
-            mu = _simplex_qp(G, c, C, mu, inner_tol, 2000)
-            lb = max(lb, float(c @ mu - 0.5 * C * mu @ G @ mu))
-            idle = np.where(mu > 0, 0, idle + 1)
-            v = -C * (mu @ A)
+            loss, a, n_active = prob.cut(Mcut)
+            obj = loss + (vcut @ vcut) / (2.0 * C)
+            if obj < Fb:
+                vb, Mb, Fb = vcut, Mcut, obj
+            bundle.add(a, float(n_active))
+            inner_tol = max(0.1 * (Fb - lb) if np.isfinite(lb) else 0.1 * Fb, 1e-12 * Fb)
+            vc, lb_k = bundle.solve(C, inner_tol)
+            lb = max(lb, lb_k)
+            if Fb - lb > tol * max(Fb, 1e-300):
+                Mc = prob.margins(vc)
+                step = _line_search(Mb, Mc, vb, vc - vb, C)
+                v_new, M_new = vb + step * (vc - vb), Mb + step * (Mc - Mb)
+                F_new = prob.objective(M_new, v_new)
+                if step > 0.0 and F_new < Fb:
+                    vb, Mb, Fb = v_new, M_new, F_new
+                    vcut, Mcut = 0.9 * vb + 0.1 * vc, 0.9 * Mb + 0.1 * Mc
+                else:  # no progress along the segment: cut at v_c (a BMRM step)
+                    vcut, Mcut = vc, Mc
             te = time.perf_counter()
-            gap = ub - lb
+            gap = Fb - lb
             hist["objective"].append(obj)
-            hist["best_objective"].append(ub)
+            hist["best_objective"].append(Fb)
             hist["lower_bound"].append(lb)
             hist["gap"].append(gap)
             hist["iter_time"].append(te - ts)
             hist["time"].append(te - t0)
             self.n_iter_ = k
-            if gap <= self.tol * max(ub, 1e-300):
+            if gap <= tol * max(Fb, 1e-300):
                 self.converged_ = True
                 break
         if not self.converged_:
-            warnings.warn(f"MiniMax(solver='exact') stopped at relative gap {gap / ub:.2e} > tol "
+            warnings.warn(f"MiniMax(solver='exact') stopped at relative gap {gap / Fb:.2e} > tol "
                           f"after {self.max_iter} iterations", ConvergenceWarning, stacklevel=3)
         self.history_ = hist
-        return best_v
-
-    def _shrink(self, A, c, G, mu, idle):
-        """Drop long-idle cuts; if still too many, aggregate the oldest (mu-weighted average of
-        minorants is a minorant, and the current master solution is preserved)."""
-        T = A.shape[0]
-        keep = np.ones(T, dtype=bool)
-        drop = np.nonzero((idle > 10) & (mu == 0))[0]
-        drop = drop[drop > 0][: T - self.max_cuts]
-        keep[drop] = False
-        A, c, G, mu, idle = A[keep], c[keep], G[np.ix_(keep, keep)], mu[keep], idle[keep]
-        if A.shape[0] > self.max_cuts:
-            n_agg = A.shape[0] - self.max_cuts + 1
-            old = np.arange(1, 1 + n_agg)  # oldest real cuts (index 0 = trivial cut)
-            m = mu[old].sum()
-            wts = mu[old] / m if m > 0 else np.full(n_agg, 1.0 / n_agg)
-            a_agg, c_agg = wts @ A[old], wts @ c[old]
-            rest = np.setdiff1d(np.arange(A.shape[0]), old)
-            A = np.vstack([A[rest[:1]], a_agg, A[rest[1:]]])
-            c = np.concatenate([c[rest[:1]], [c_agg], c[rest[1:]]])
-            mu = np.concatenate([mu[rest[:1]], [m], mu[rest[1:]]])
-            idle = np.concatenate([idle[rest[:1]], [0], idle[rest[1:]]])
-            G = A @ A.T
-        return A, c, G, mu, idle
+        if warm is not None:
+            self._warm = (bundle, vb)
+        return vb
 
     def base_margins(self, X):
         """``(n, J)`` margins ``w.(b_j * x) + intercept`` of the J bases (binary models)."""
@@ -520,3 +661,24 @@ class MiniMax(_OneVsRest):
             return mbar
         J = M.shape[1]
         return np.sign(M).mean(axis=1) + np.tanh(mbar) / (3.0 * J)
+
+
+def minimax_path(estimator, X, y, Cs):
+    """Fit ``estimator`` (a binary :class:`MiniMax`) at every C of ``Cs`` on the same ``(X, y)``.
+
+    With ``solver='exact'`` each fit starts from the previous one's cutting planes and solution:
+    the cuts minorise the loss, which does not depend on C, so the certificate (``tol``) is the
+    same as for a cold start and only the iterations needed change. Returns one fitted clone per
+    C, in the order of ``Cs`` (ascending is cheapest). Other solvers, or K > 2 classes: plain fits.
+    """
+    fitted, warm = [], None
+    for C in Cs:
+        est = clone(estimator).set_params(C=C)
+        path = est.solver == "exact" and np.unique(y).size == 2
+        if path:
+            est._warm = warm if warm is not None else (None, None)
+        est.fit(X, y)
+        if path:
+            warm = est.__dict__.pop("_warm")
+        fitted.append(est)
+    return fitted

@@ -189,6 +189,10 @@ class _TopSelector(SelectorMixin, BaseEstimator):
             X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype="numeric")
         else:
             X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype="numeric")
+        return self._fit_scores(X, y)
+
+    def _fit_scores(self, X, y):
+        """Score the (validated) ``X`` and keep the best features: ``scores_``, ``selected_``, ``support_``."""
         scores, eligible = self._score(X, y)
         self.scores_ = scores
         self.selected_ = self._select(scores, eligible)
@@ -607,13 +611,7 @@ class SelectByScore(_TopSelector):
         else:
             X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype="numeric",
                                  multi_output=True)
-        scores, eligible = self._score(X, y)
-        self.scores_ = scores
-        self.selected_ = self._select(scores, eligible)
-        mask = np.zeros(X.shape[1], dtype=bool)
-        mask[self.selected_] = True
-        self.support_ = mask
-        return self
+        return self._fit_scores(X, y)
 
     def _score(self, X, y):
         metric = self.metric

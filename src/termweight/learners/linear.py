@@ -28,6 +28,17 @@ def fit_one_vs_rest(X, Y, C: float = 1.0, col_weights=None, random_state: int = 
     Returns ``coef`` (n_tasks, n_features) effective coefficients, ``intercept`` (n_tasks,) and
     ``fitted`` (n_tasks,) bool: False where the task had no training positive or negative.
     """
+
+    def fit_one(Xc, y):
+        svm = LinearSVC(C=C, random_state=random_state, max_iter=max_iter).fit(Xc, y)
+        return svm.coef_[0], svm.intercept_[0]
+
+    return _fit_tasks(X, Y, fit_one, col_weights)
+
+
+def _fit_tasks(X, Y, fit_one, col_weights=None):
+    """``fit_one(X * diag(w_c), y_c) -> (beta, b0)`` for every column ``c`` of ``Y``; stores
+    ``w_c * beta`` and ``b0``. Tasks without a training positive or negative are skipped."""
     X = sp.csr_matrix(X, dtype=np.float64)
     Y = sp.csc_matrix(Y)
     n_tasks = Y.shape[1]
@@ -41,10 +52,9 @@ def fit_one_vs_rest(X, Y, C: float = 1.0, col_weights=None, random_state: int = 
             continue
         w = None if col_weights is None else np.asarray(col_weights)[c]
         Xc = X if w is None else scale_columns(X, w)
-        svm = LinearSVC(C=C, random_state=random_state, max_iter=max_iter)
-        svm.fit(Xc, y)
-        coef[c] = svm.coef_[0] if w is None else svm.coef_[0] * w
-        intercept[c] = svm.intercept_[0]
+        beta, b0 = fit_one(Xc, y)
+        coef[c] = beta if w is None else beta * w
+        intercept[c] = b0
         fitted[c] = True
     return coef, intercept, fitted
 
@@ -100,24 +110,8 @@ def fit_learner(name: str, X, Y, C: float = 1.0, col_weights=None, random_state:
         raise ConfigError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}")
     if name == "linearsvc":
         return fit_one_vs_rest(X, Y, C=C, col_weights=col_weights, random_state=random_state)
-    X = sp.csr_matrix(X, dtype=np.float64)
-    Y = sp.csc_matrix(Y)
-    n_tasks = Y.shape[1]
-    coef = np.zeros((n_tasks, X.shape[1]))
-    intercept = np.full(n_tasks, -1.0)
-    fitted = np.zeros(n_tasks, dtype=bool)
-    for c in range(n_tasks):
-        y = Y[:, c].toarray().ravel() > 0
-        if y.all() or not y.any():
-            log.warning("task %d: %d training positives of %d; skipped", c, int(y.sum()), y.size)
-            continue
-        w = None if col_weights is None else np.asarray(col_weights)[c]
-        Xc = X if w is None else scale_columns(X, w)
-        beta, b0 = _linear_parts(LEARNERS[name](C, random_state).fit(Xc, y))
-        coef[c] = beta if w is None else beta * w
-        intercept[c] = b0
-        fitted[c] = True
-    return coef, intercept, fitted
+    return _fit_tasks(X, Y, lambda Xc, y: _linear_parts(LEARNERS[name](C, random_state).fit(Xc, y)),
+                      col_weights)
 
 
 def top1_accuracy(Y_true, scores) -> float:

@@ -370,62 +370,6 @@ def _simplex_qp(G, c, C, mu, tol, max_iter):
     return x
 
 
-def _ipm_step(sol, rc, Minv1, r_p, mu, z):
-    """Newton direction from ``M^-1 rhs`` (``sol``): the equality's multiplier, then dmu, dz."""
-    dnu = (-r_p - sol.sum()) / Minv1.sum()
-    dmu = sol + dnu * Minv1
-    return dmu, dnu, (-rc - z * dmu) / mu
-
-
-def _longest(v, dv):
-    """Largest step in (0, 1] keeping ``v + step * dv >= 0``."""
-    neg = dv < 0
-    return min(1.0, float((-v[neg] / dv[neg]).min())) if neg.any() else 1.0
-
-
-def _simplex_qp_ipm(G, c, C, tol, max_iter=60):
-    """Primal-dual interior point (Mehrotra predictor-corrector; Nocedal & Wright 2006, 16.6)
-    for ``min_{mu in simplex} 0.5 C mu'G mu - c'mu``: ~20-40 Newton steps on (T+1) unknowns
-    whatever the conditioning. Returns ``mu`` (on the simplex; entries with ``mu_i < z_i``, the
-    bound's multiplier, set to 0) once the Frank-Wolfe gap (= the master's duality gap) is
-    <= ``tol``, or None if it does not get there."""
-    T = c.size
-    sc = max(C * np.abs(G).max(), np.abs(c).max(), 1e-300)  # scale: same minimiser
-    H, q, tol_s = (C / sc) * G, c / sc, tol / sc
-    mu = np.full(T, 1.0 / T)
-    Hmu = H @ mu
-    nu = (Hmu - q).min() - 1.0
-    z = Hmu - q - nu  # >= 1: a dual-feasible start
-    one = np.ones(T)
-    for _ in range(max_iter):
-        g = Hmu - q
-        x = mu / mu.sum()
-        gx = H @ x - q
-        if gx @ x - gx.min() <= tol_s:  # zero the bounds the iterate identifies as active
-            x[(mu < z) & (mu / z < (mu / z).max())] = 0.0  # (mu_i -> 0 with z_i > 0)
-            return x / x.sum()
-        r_d = g - nu - z
-        r_p = mu.sum() - 1.0
-        m = mu @ z / T
-        try:
-            M = H + np.diag(z / mu)
-            F = np.linalg.solve(M, np.column_stack([one, -r_d - z]))  # predictor (sigma = 0)
-        except np.linalg.LinAlgError:
-            return None
-        Minv1 = F[:, 0]
-        dmu, dnu, dz = _ipm_step(F[:, 1], mu * z, Minv1, r_p, mu, z)
-        a_p, a_d = _longest(mu, dmu), _longest(z, dz)
-        m_aff = (mu + a_p * dmu) @ (z + a_d * dz) / T
-        sigma = (m_aff / m) ** 3
-        rc = mu * z + dmu * dz - sigma * m
-        dmu, dnu, dz = _ipm_step(np.linalg.solve(M, -r_d - rc / mu), rc, Minv1, r_p, mu, z)
-        a_p, a_d = 0.99 * _longest(mu, dmu), 0.99 * _longest(z, dz)
-        mu = mu + a_p * dmu
-        nu, z = nu + a_d * dnu, z + a_d * dz
-        Hmu = H @ mu
-    return None
-
-
 def _line_search(Mb, Mc, vb, d, C, max_eval=20):
     """``argmin_{k >= 0} phi(k)``, ``phi(k) = ||v_b + k d||^2/(2C) + sum_i max_j (1 - m_ij(k))_+``
     with ``m(k) = M_b + k (M_c - M_b)`` (OCAS line search, Franc & Sonnenburg 2009): phi is convex
@@ -528,13 +472,12 @@ class _Bundle:
         self.T = n2
 
     def solve(self, C, tol):
-        """Master dual by interior point (FISTA if it fails); ``(w_c = -C A'mu, lower bound)``:
-        the bound ``c'mu - 0.5 C mu'G mu`` holds for any ``mu`` on the simplex (weak duality)."""
+        """Master dual by FISTA (warm start; its projections give exact zeros, so idle cuts are
+        seen and dropped); ``(w_c = -C A'mu, lower bound)``: the bound ``c'mu - 0.5 C mu'G mu``
+        holds for any ``mu`` on the simplex (weak duality)."""
         T = self.T
         G, c = self.G[:T, :T], self.c[:T]
-        mu = _simplex_qp_ipm(G, c, C, tol)
-        if mu is None:  # (numerical trouble) first-order method from the last solution
-            mu = _simplex_qp(G, c, C, self.mu[:T], tol, 2000)
+        mu = _simplex_qp(G, c, C, self.mu[:T], tol, 2000)
         self.mu[:T] = mu
         self.idle[:T] = np.where(mu > 0, 0, self.idle[:T] + 1)
         on = np.nonzero(mu)[0]

@@ -488,8 +488,9 @@ def _cmd_convergence(args) -> None:
         yt = d.Y_eval[:, k]
         out["runs"].append({
             "C": C,
-            "mixch": {**{k2: list(map(float, v)) if k2 != "alpha" else v
-                         for k2, v in mx.history_.items()},
+            # (rel_change of round 1 is infinite: JSON null)
+            "mixch": {**{k2: [float(x) if np.isfinite(x) else None for x in v]
+                         if k2 != "alpha" else v for k2, v in mx.history_.items()},
                       "n_iter": mx.n_iter_, "converged": bool(mx.converged_), "time_s": t_mx,
                       "test_f1": f1_score01(yt, mx.predict(d.X_eval))},
             "subgradient": {**{k2: list(map(float, v)) for k2, v in sg.history_.items()},

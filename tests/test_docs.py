@@ -1,4 +1,5 @@
-"""The documentation: every ```python block under docs/ runs, and the site builds with no warning."""
+"""The documentation site: API reference coverage, one example page per family, and a build
+with no warning. (Every snippet runs in tests/test_doc_snippets.py.)"""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -21,21 +20,8 @@ def test_every_example_family_has_a_page_with_code():
         assert DOCS / "examples" / f"{family}.md" in PAGES
 
 
-@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(DOCS)))
-def test_code_blocks_run(page, monkeypatch, tmp_path):
-    """The page's blocks run in order in one namespace, as a reader would paste them."""
-    monkeypatch.chdir(tmp_path)
-    from termweight import scoring
-
-    registry = dict(scoring.METRICS)
-    namespace = {"__name__": "__docs__"}
-    try:
-        for i, block in enumerate(BLOCK.findall(page.read_text(encoding="utf-8"))):
-            exec(compile(block, f"{page.relative_to(REPO)}[block {i}]", "exec"), namespace)
-    finally:  # a page may register a metric; never leak it into other tests
-        scoring.METRICS.clear()
-        scoring.METRICS.update(registry)
+# The pages' ```python blocks run (in a fresh interpreter each, so a page that registers a metric
+# or a dataset cannot leak it into other tests) in tests/test_doc_snippets.py.
 
 
 def test_api_reference_covers_every_public_module():

@@ -415,8 +415,9 @@ def cmd_table(args) -> None:
                                                                s["micro_accuracy_se"], strict=True)],
     })
     n = runs["split"].nunique()
-    caption = (f"{exp['dataset']}: LinearSVC (C={exp['learner'].get('C', 1.0)}) one-vs-rest, "
-               f"mean $\\pm$ standard error over {n} splits ({args.exp}).")
+    caption = (f"{latex_escape(exp['dataset'])}: LinearSVC (C={exp['learner'].get('C', 1.0)}) "
+               f"one-vs-rest, mean $\\pm$ standard error over {n} splits "
+               f"({latex_escape(args.exp)}).")
     write_latex_table(args.out, frame, caption, f"tab:{args.exp}", escape=False)
 
 

@@ -108,7 +108,7 @@ for _run, _e in BENCH.items():
             scores=lambda w, t=_scores: t,
             out=lambda w, t=_encoded: t,
             tracked=[_e["encodings"], _e["mixch"]],
-        threads: workflow.cores or 1  # parallel processes over splits (same bytes for any number)
+        threads: JOB_CORES  # parallel processes over splits (same bytes for any number)
         log:
             f"logs/benchmark/encode/{_run}.log",
         conda:
@@ -141,7 +141,7 @@ for _run, _e in BENCH.items():
                 encoded=lambda w, t=_encoded: t,
                 out=lambda w, t=_model: t,
                 tracked=_e["C"],
-            threads: workflow.cores or 1  # parallel processes (same bytes for any number)
+            threads: JOB_CORES  # parallel processes (same bytes for any number)
             log:
                 f"logs/benchmark/train/{_run}_{_learner}.log",
             conda:

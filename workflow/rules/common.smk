@@ -25,6 +25,18 @@ wildcard_constraints:
     encoding="[a-z]+(-[a-z0-9_]+)?",
 
 
+def _job_cores():
+    """Cores for a job that parallelises inside itself: --cores, or 1 where Snakemake has no total
+    (a cluster run with --jobs, --report): reading workflow.cores there raises."""
+    try:
+        return workflow.cores or 1
+    except WorkflowError:
+        return 1
+
+
+JOB_CORES = _job_cores()
+
+
 def dataset_code(wildcards):
     """The library files a dataset's prepare step runs (termweight.datasets.registry.code_files)."""
     return code_files(wildcards.dataset)

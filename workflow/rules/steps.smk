@@ -76,7 +76,7 @@ for _exp, _e in EXPERIMENTS.items():
             stats=lambda w, t=_stats: t,
             scores=lambda w, t=_scores: t,
             out=lambda w, t=_encoded: t,
-        threads: workflow.cores or 1  # parallel processes (same bytes for any number)
+        threads: JOB_CORES  # parallel processes (same bytes for any number)
         log:
             f"logs/encode/{_exp}.log",
         conda:
@@ -99,7 +99,7 @@ for _exp, _e in EXPERIMENTS.items():
             encoded=lambda w, t=_encoded: t,
             out=lambda w, t=_model: t,
             tracked=_e["learner"],
-        threads: workflow.cores or 1  # parallel processes (same bytes for any number)
+        threads: JOB_CORES  # parallel processes (same bytes for any number)
         log:
             f"logs/train/{_exp}.log",
         conda:

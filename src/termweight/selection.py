@@ -192,7 +192,7 @@ class _TopSelector(SelectorMixin, BaseEstimator):
         return self._fit_scores(X, y)
 
     def _fit_scores(self, X, y):
-        """Score the (validated) ``X`` and keep the best features: ``scores_``, ``selected_``, ``support_``."""
+        """Score the validated ``X``; keep the best: ``scores_``, ``selected_``, ``support_``."""
         scores, eligible = self._score(X, y)
         self.scores_ = scores
         self.selected_ = self._select(scores, eligible)

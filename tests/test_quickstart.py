@@ -64,6 +64,13 @@ def clone(tmp_path_factory):
     return base / "main"
 
 
+def test_ci_runs_the_readme_commands_as_written():
+    ci = (REPO / ".ci/run").read_text()
+    run_cmd, test_cmd = readme_commands()[:2]
+    assert f"RUN_CMD='{run_cmd}'" in ci and f"TEST_CMD='{test_cmd}'" in ci
+    assert f"\n{run_cmd}\n" in ci and f"\n{test_cmd}\n" in ci  # and runs them, not just names them
+
+
 def test_readme_has_the_two_commands():
     run_cmd, test_cmd = readme_commands()[:2]
     assert run_cmd.startswith("python3 -m venv .venv && ") and "pip install -e" in run_cmd

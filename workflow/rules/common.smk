@@ -1,4 +1,5 @@
 # Shared helpers: experiment lookups, split names, and the one CLI every rule calls.
+import functools
 import glob
 import os
 
@@ -106,8 +107,10 @@ def _configured_reports():
     return set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
 
 
+@functools.cache
 def other_results_digest():
-    """SHA-256 over (path, content) of every on-disk result no configured experiment makes."""
+    """SHA-256 over (path, content) of every on-disk result no configured experiment makes
+    (computed once per Snakemake run: the report and headlines rules both track it)."""
     import hashlib
 
     h = hashlib.sha256()

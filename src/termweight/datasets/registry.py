@@ -69,6 +69,7 @@ class DatasetSpec:
           ``"vectors"`` parsers return a Corpus directly (ARFF counts, SVM-light, Spambase...).
     parser: ``parser(raw_dir: Path, options: dict) -> Documents | Corpus``.
     mirror_subdir: folder of this dataset inside a mirror directory (e.g. ``../shared/datasets``).
+    package_sha256: for data read from an installed package (BBC), the digest its parser checks.
     """
 
     name: str
@@ -79,6 +80,8 @@ class DatasetSpec:
     description: str = ""
     citation: str = ""
     options: dict = field(default_factory=dict)
+    # data shipped inside a Python package (no ``files``): the one SHA-256 its parser verifies
+    package_sha256: str = UNPINNED
 
 
 DATASETS: dict[str, DatasetSpec] = {}

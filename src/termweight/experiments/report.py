@@ -482,10 +482,8 @@ def dataset_files(name: str) -> list[dict]:
     if spec is None:
         return [{"file": "(not a registered dataset)", "sha256": None}]
     if not spec.files:  # package data (BBC): the parser verifies one digest over its files
-        digest = getattr(sys.modules.get(getattr(spec.parser, "__module__", "")),
-                         f"{name.upper()}_SHA256", None)
         return [{"file": "(package data: SHA-256 over every file, see its module)",
-                 "sha256": digest}]
+                 "sha256": spec.package_sha256 or None}]
     return [{"file": f.name, "sha256": f.sha256 or None} for f in spec.files]
 
 

@@ -253,3 +253,35 @@ def test_versus_best_base_pairs_splits_against_the_best_single_weighting():
     from scipy.stats import ttest_rel
     assert mix["p"] == pytest.approx(ttest_rel([0.91, 0.95, 0.90], [0.90, 0.92, 0.91]).pvalue)
     assert v["d"]["mini-max"]["wins"] == 0 and v["d"]["mini-max"]["diff"] < 0
+
+
+def test_select_and_fit_outputs_do_not_depend_on_jobs(tmp_path):
+    """kim-select / kim-fit over several splits in forked workers write the same numbers as one
+    process (the measured fit times aside)."""
+    import yaml
+
+    from termweight.cli import main
+    from termweight.corpus import Corpus
+
+    X, Y, labels = _corpus(n=120)
+    Corpus("toy", X, Y, ["a", "b", "c"], [f"t{i}" for i in range(X.shape[1])],
+           [f"d{i}" for i in range(X.shape[0])], np.array(["all"] * X.shape[0])).save(
+        tmp_path / "corpus")
+    kim = {**TINY["kim"], "datasets": {"toy": {"dataset": "toy", "repeats": 3}},
+           "validation": {"fraction": 0.3, "C_grid": [1.0, 10.0]}}
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(
+        {"seed": 3, "experiments": TINY["experiments"], "kim": kim}))
+    base = ["--params", str(tmp_path / "params.yaml"), "--key", "toy",
+            "--corpus", str(tmp_path / "corpus"), "--split", str(tmp_path / "s/{split}.npz")]
+    assert not main(["kim-split", "--params", str(tmp_path / "params.yaml"), "--key", "toy",
+                     "--corpus", str(tmp_path / "corpus"), "--out-dir", str(tmp_path / "s")])
+    out = {}
+    for jobs in ("1", "2"):
+        d = tmp_path / f"j{jobs}"
+        assert not main(["kim-select", *base, "--out", f"{d}/sel_{{split}}.csv", "--jobs", jobs])
+        assert not main(["kim-fit", *base, "--select", f"{d}/sel_{{split}}.csv",
+                         "--out", f"{d}/fit_{{split}}.csv", "--jobs", jobs])
+        out[jobs] = {f.name: pd.read_csv(f).drop(columns="fit_time") for f in sorted(d.iterdir())}
+    assert sorted(out["1"]) == [f"{s}_r{k}.csv" for s in ("fit", "sel") for k in range(3)]
+    for name, frame in out["1"].items():
+        pd.testing.assert_frame_equal(frame, out["2"][name])

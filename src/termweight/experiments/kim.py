@@ -400,13 +400,15 @@ def cmd_convergence(args) -> None:
 
 
 def _cmd_select(args) -> None:
+    from termweight.cli import _for_each
     from termweight.splits import Split
 
     params = _config(args.params)
     kim = params["kim"]
     corpus = _load_corpus(args.corpus)
     methods = methods_of(kim, args.key)
-    for name in _names(args, kim):
+
+    def one(name):
         split = Split.load(args.split.format(split=name))
         t0 = time.perf_counter()
         frame = select_C(corpus.X, corpus.Y, split.train, methods, settings_of(kim, args.key),
@@ -420,15 +422,19 @@ def _cmd_select(args) -> None:
         for m, t in frame.groupby("method", sort=False)["fit_time"].sum().items():
             log.info("  %s: %.1f s", m, t)
 
+    _for_each(args, one, _names(args, kim))
+
 
 def _cmd_fit(args) -> None:
+    from termweight.cli import _for_each
     from termweight.splits import Split
 
     params = _config(args.params)
     kim = params["kim"]
     corpus = _load_corpus(args.corpus)
     methods = methods_of(kim, args.key)
-    for name in _names(args, kim):
+
+    def one(name):
         split = Split.load(args.split.format(split=name))
         sel = io.read_table(args.select.format(split=name))
         sel = sel[sel["chosen"].astype(bool)]
@@ -446,6 +452,8 @@ def _cmd_fit(args) -> None:
                  len(methods), len(corpus.classes), time.perf_counter() - t0)
         for m, t in frame.groupby("method", sort=False)["fit_time"].sum().items():
             log.info("  %s: %.1f s", m, t)
+
+    _for_each(args, one, _names(args, kim))
 
 
 def _cmd_convergence(args) -> None:
@@ -528,6 +536,8 @@ def register(sub) -> None:
             p.add_argument("--select", required=True, help="kim-select output with {split}")
         p.add_argument("--out", required=True, help="CSV template with {split}")
         p.add_argument("--names", nargs="+", help="split names (default: all of the dataset key)")
+        p.add_argument("--jobs", type=int, metavar="N", help="worker processes, one split each "
+                       "(default: the CPUs available; outputs do not depend on it)")
         p.set_defaults(func=func)
 
     p = sub.add_parser("kim-convergence", help="Kim: mix-ch rounds; mini-max subgradient vs exact")

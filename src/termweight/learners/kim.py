@@ -150,19 +150,31 @@ def alpha_step(S: np.ndarray, y: np.ndarray, intercept: float = 0.0) -> tuple[np
     """Kim eq. (2) with ``w`` fixed: ``min_{alpha in simplex} sum_i (1 - y_i (alpha.s_i + w0))_+``.
 
     LP in ``(alpha, xi)``: min ``sum xi`` s.t. ``xi_i >= 1 - y_i (s_i.alpha + w0)``, ``xi >= 0``,
-    ``alpha >= 0``, ``sum alpha = 1`` (scipy linprog, HiGHS). Returns ``(alpha, optimal value)``.
+    ``alpha >= 0``, ``sum alpha = 1`` (scipy linprog, HiGHS). Returns ``(alpha, its loss)``.
+    The margin ``m_i(alpha) = y_i (s_i.alpha + w0)`` is a convex combination of the J margins
+    ``m_ij``, so a document with ``min_j m_ij >= 1`` never has a loss (dropped) and one with
+    ``max_j m_ij <= 1`` always has the linear loss ``1 - m_i(alpha)`` (moved into the objective):
+    only the documents in between need a slack ``xi_i`` (the same LP, usually far fewer rows).
     """
     n, J = S.shape
-    c = np.concatenate([np.zeros(J), np.ones(n)])
-    A_ub = sp.hstack([sp.csr_matrix(-y[:, None] * S), -sp.eye(n, format="csr")], format="csr")
-    b_ub = -1.0 + y * intercept
-    A_eq = np.concatenate([np.ones(J), np.zeros(n)])[None, :]
+    M = y[:, None] * (S + intercept)  # (n, J) margins m_ij
+    lo, hi = M.min(axis=1), M.max(axis=1)
+    linear = hi <= 1.0
+    mid = np.flatnonzero((lo < 1.0) & ~linear)
+    m = mid.size
+    c = np.concatenate([-M[linear].sum(axis=0), np.ones(m)])  # (+ the constant linear.sum())
+    A_ub = sp.hstack([sp.csr_matrix(-M[mid]), -sp.eye(m, format="csr")], format="csr")
+    b_ub = -np.ones(m)
+    A_eq = np.concatenate([np.ones(J), np.zeros(m)])[None, :]
+    if m == 0:
+        A_ub = b_ub = None
     res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=[1.0], bounds=(0, None),
                   method="highs")
     if res.status != 0:
         raise RuntimeError(f"alpha LP failed: {res.message}")
     alpha = np.maximum(res.x[:J], 0.0)
-    return alpha / alpha.sum(), float(res.fun)
+    alpha = alpha / alpha.sum()
+    return alpha, float(np.maximum(0.0, 1.0 - M @ alpha).sum())
 
 
 # ----------------------------------------------------------------------------- mix-ch

@@ -237,3 +237,30 @@ def test_rank_tests_on_a_known_matrix():
     c = paired_claim(D, "a", "tfidf", ["ds0", "ds1", "ds2", "ds3", "ds4", "ds5"])
     assert (c["n"], c["wins"], c["ties"], c["losses"]) == (6, 6, 0, 0)
     assert c["wilcoxon_p"] == pytest.approx(0.03125)  # exact two-sided, 6 of 6 positive
+
+
+def test_cd_diagram_bytes_do_not_depend_on_the_hash_seed(tmp_path):
+    """scikit-posthocs returns the diagram's cliques as sets; drawn as they come, the figure's
+    bytes changed with PYTHONHASHSEED (so from one process to the next)."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "cd.py"
+    script.write_text(
+        "import sys\n"
+        "import numpy as np, pandas as pd\n"
+        "from termweight.experiments.benchmark import cd_figure, rank_tests\n"
+        "from termweight.reporting import save_figure\n"
+        "rng = np.random.default_rng(0)\n"
+        "D = pd.DataFrame(rng.random((12, 9)) + np.linspace(0, 0.6, 9),\n"
+        "                 columns=[f'w{i}' for i in range(9)])\n"
+        "t = rank_tests(D, 'w0', 0.05)\n"
+        "save_figure(cd_figure(t, 'cd'), sys.argv[1])\n")
+    outs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / f"cd{seed}"
+        subprocess.run([sys.executable, str(script), str(out)], check=True,
+                       env={**os.environ, "PYTHONHASHSEED": seed})
+        outs.append((out.with_suffix(".png").read_bytes(), out.with_suffix(".pdf").read_bytes()))
+    assert outs[0] == outs[1] == outs[2]

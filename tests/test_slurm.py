@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import pytest
-from workflow_utils import SMALL, digests, make_project, run
+from workflow_utils import SMALL, TINY_BENCHMARK, digests, make_project, run
 
 pytestmark = pytest.mark.slow
 
@@ -236,14 +236,11 @@ TARGETS = ["reports/metrics/slice.json", "reports/tables/slice.tex", "reports/fi
            "reports/figures/slice.png"]
 
 
-def test_slurm_run_equals_local_run(cluster, tmp_path):
-    local = make_project(tmp_path / "local", SMALL)
-    run(["snakemake", *TARGETS, "--cores", "2", "--quiet"], local)
-
-    root = make_project(tmp_path / "slurm", SMALL)
+def _slurm_snakemake(cluster, root, targets):
+    """``snakemake TARGETS`` through workflow/profiles/slurm on the test cluster; returns the run."""
     # The profile is the one a cluster user runs; the extra flags suit this test cluster: no
     # accounting (so no account and squeue for job status) and quick first status checks.
-    cmd = ["snakemake", *TARGETS, "--profile", "workflow/profiles/slurm", "--slurm-no-account",
+    cmd = ["snakemake", *targets, "--profile", "workflow/profiles/slurm", "--slurm-no-account",
            "--slurm-status-command", "squeue", "--slurm-init-seconds-before-status-checks", "2",
            "--slurm-keep-successful-logs",
            "--jobs", "4"]
@@ -257,4 +254,27 @@ def test_slurm_run_equals_local_run(cluster, tmp_path):
     logs = sorted(p.relative_to(root / ".snakemake/slurm_logs").parts[0]
                   for p in (root / ".snakemake/slurm_logs").rglob("*.log"))
     assert logs, res.stderr[-3000:]
+    return res, logs
+
+
+def test_slurm_run_equals_local_run(cluster, tmp_path):
+    local = make_project(tmp_path / "local", SMALL)
+    run(["snakemake", *TARGETS, "--cores", "2", "--quiet"], local)
+
+    root = make_project(tmp_path / "slurm", SMALL)
+    _slurm_snakemake(cluster, root, TARGETS)
+    assert digests(root) == digests(local)
+
+
+@pytest.mark.realdata
+def test_slurm_benchmark_equals_local_run(cluster, tmp_path, mirror):
+    """The benchmark family (a tiny config) through the Slurm profile: the same bytes."""
+    params = {**SMALL, "mirror": str(mirror), "benchmark": TINY_BENCHMARK}
+    local = make_project(tmp_path / "local", params)
+    run(["snakemake", "benchmark", "--cores", "2", "--quiet"], local, timeout=900)
+
+    root = make_project(tmp_path / "slurm", params)
+    _, logs = _slurm_snakemake(cluster, root, ["benchmark"])
+    for rule in ("benchmark_encode_bench_tr11", "benchmark_train_bench_tr12_mnb", "benchmark_report"):
+        assert f"rule_{rule}" in logs, logs
     assert digests(root) == digests(local)

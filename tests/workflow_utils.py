@@ -75,7 +75,7 @@ def digests(root: Path) -> dict[str, str]:
     out = {}
     for sub in ("data", "reports"):
         for p in sorted((root / sub).rglob("*")):
-            if p.is_file() and ".dvc" not in p.parts:
+            if p.is_file() and ".dvc" not in p.parts and p.name != ".snakemake_timestamp":
                 out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 
@@ -90,3 +90,23 @@ def nothing_to_do(root: Path, targets=()) -> bool:
     return "Nothing to be done" in res.stdout + res.stderr
 
 
+
+
+#: A tiny benchmark (two of Forman's smallest sets, 2-fold CV, three weightings, two learners):
+#: the DVC and Slurm runs of the benchmark family are compared with Snakemake's on it.
+TINY_BENCHMARK = {
+    "datasets": {"tr11": {}, "tr12": {}},
+    "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
+    "weightings": ["tfidf", "tf-bns", "tf-igm"],
+    "learners": ["linearsvc", "mnb"],
+    "C": 1.0,
+    "mixch": {"C": 1.0, "max_iter": 5, "tol": 0.001},
+    "measures": ["macro_f1", "micro_f1", "accuracy"],
+    "baseline": "tfidf",
+    "alpha": 0.05,
+}
+
+#: The benchmark's report outputs (reports/), for the learners of TINY_BENCHMARK.
+TINY_BENCHMARK_REPORTS = ["reports/metrics/benchmark.json", "reports/macros/benchmark.tex",
+                          "reports/tables/benchmark_linearsvc.tex",
+                          "reports/tables/benchmark_mnb.tex"]

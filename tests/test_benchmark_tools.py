@@ -1,0 +1,51 @@
+"""The benchmark family under DVC, on a tiny config: `dvc repro benchmark_report` writes the same
+bytes as `snakemake benchmark`, and each tool's outputs satisfy the other's record (the Slurm run
+of the same config is in tests/test_slurm.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from workflow_utils import TINY_BENCHMARK, TINY_BENCHMARK_REPORTS, digests, make_project, run
+
+pytestmark = [pytest.mark.slow, pytest.mark.realdata]
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory, mirror):
+    """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place)."""
+    params = {"mirror": str(mirror), "benchmark": TINY_BENCHMARK}
+    base = tmp_path_factory.mktemp("bench_tools")
+    dvc = make_project(base / "dvc", params)
+    res = run(["dvc", "repro", "benchmark_report"], dvc, timeout=900)
+    for stage in ("benchmark_encode@tr12", "benchmark_train@tr11-mnb", "benchmark_report"):
+        assert f"Running stage '{stage}'" in res.stdout, stage
+    smk = make_project(base / "smk", params)
+    shutil.copy2(dvc / "dvc.lock", smk / "dvc.lock")
+    run(["snakemake", "--cores", "2", "benchmark"], smk, timeout=900)
+    return dvc, smk
+
+
+def test_dvc_repro_equals_snakemake(both):
+    dvc, smk = both
+    assert run(["dvc", "status", "--json", "benchmark_report"], dvc).stdout.strip() == "{}"
+    for path in TINY_BENCHMARK_REPORTS:
+        assert (dvc / path).read_bytes() == (smk / path).read_bytes(), path
+    # the per-learner tables and figures (not DVC outputs: their names follow the config)
+    listed = json.loads((dvc / "reports/metrics/benchmark.json").read_text())["files"]
+    assert len(listed) == 2 + 2 * (3 + 1) * 2  # tables; (3 CD diagrams + heat map) x pdf, png
+    for rel in listed:
+        assert (dvc / "reports" / rel).read_bytes() == (smk / "reports" / rel).read_bytes(), rel
+    # every file both tools wrote: splits, statistics, scores, encodings, models, predictions,
+    # metrics, results, tables, figures
+    assert digests(dvc) == digests(smk)
+
+
+def test_snakemake_outputs_match_the_dvc_lock(both):
+    """Snakemake's directories carry its .snakemake_timestamp marker (in .dvcignore), so they
+    hash as DVC's: `dvc repro` after Snakemake has nothing to recompute."""
+    _, smk = both
+    assert (smk / "data/benchmark/encoded/bench_tr11/.snakemake_timestamp").exists()
+    assert run(["dvc", "status", "--json", "benchmark_report"], smk).stdout.strip() == "{}"

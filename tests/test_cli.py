@@ -202,3 +202,15 @@ def test_help_shows_examples_and_no_markup(tmp_path):
     assert "examples:" in res.stdout and "python -m termweight list datasets" in res.stdout
     for name in ("list", "prepare", "headlines", "kim-fit", "report-summary"):
         assert f"\n    {name} " in res.stdout or f"\n    {name}\n" in res.stdout, name
+
+
+def test_list_into_a_closed_pipe_is_not_an_error():
+    """`termweight list metrics | head -1`: the reader leaves early; no error line, exit 0."""
+    res = subprocess.run(f"'{sys.executable}' -m termweight list metrics | head -1",
+                         shell=True, capture_output=True, text=True, executable="/bin/bash",
+                         check=True)
+    assert res.stdout.count("\n") == 1 and res.stderr == ""
+    res = subprocess.run(["bash", "-o", "pipefail", "-c",
+                          f"'{sys.executable}' -m termweight list metrics | head -1"],
+                         capture_output=True, text=True, check=False)
+    assert res.returncode == 0 and res.stderr == "", res.stderr

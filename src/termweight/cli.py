@@ -840,6 +840,9 @@ def main(argv=None) -> int:
         args.func(args)
     except TermweightError as exc:
         return _fail(args, str(exc))
+    except BrokenPipeError:  # the reader went away (`termweight list metrics | head -1`): no error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
+        return 0
     except OSError as exc:  # e.g. an input that is missing or a directory, a full disk
         where = exc.filename if exc.filename is not None else "(file)"
         return _fail(args, f"{where}: {exc.strerror or exc}")

@@ -115,7 +115,7 @@ def test_selection_and_scaling_hybrid_equals_direct_fit(tr23):
         top = np.argsort(-scoring.score("ig", st)[c], kind="stable")[:k]
         assert np.array_equal(np.sort(top), np.sort(cols[c]))
         assert set(np.flatnonzero(coef[c])) <= set(cols[c])
-        svm = LinearSVC(C=1.0, max_iter=1000, random_state=0).fit(
+        svm = LinearSVC(C=1.0, dual=True, max_iter=1000, random_state=0).fit(
             B[:, cols[c]].multiply(bns[c][cols[c]]).tocsr(), corpus.labels[train] == c)
         np.testing.assert_allclose(coef[c, cols[c]], svm.coef_[0] * bns[c][cols[c]], atol=1e-10)
         np.testing.assert_allclose(b[c], svm.intercept_[0])

@@ -158,9 +158,9 @@ def derived_seed(*parts) -> int:
 
 def make_classifier(name: str, cfg: dict):
     if name == "svm":
-        from sklearn.svm import LinearSVC
+        from termweight.learners.linear import linear_svc
 
-        return LinearSVC(C=float(cfg.get("svm_C", 1.0)), random_state=0, max_iter=20000)
+        return linear_svc(float(cfg.get("svm_C", 1.0)), random_state=0, max_iter=20000)
     if name == "modest":
         from termweight.learners.modest import ModestAdaBoost
 
@@ -315,10 +315,9 @@ def cmd_run(args) -> None:
 
 def cmd_multiclass(args) -> None:
     """K-class criteria (eqs. 5, 6) vs IG and Chi2 on a multi-class corpus, one-vs-rest SVM."""
-    from sklearn.svm import LinearSVC
-
     from termweight.corpus import Corpus
     from termweight.evaluation import averages, confusion_counts, error_rate
+    from termweight.learners.linear import linear_svc
     from termweight.splits import make_splits
 
     params, cfg = load_config(args.params)
@@ -341,7 +340,7 @@ def cmd_multiclass(args) -> None:
             A, B = views[rep][split.train], views[rep][split.test]
 
             def evaluate(method, m, A, B, rep=rep, split=split, ytr=ytr, yte=yte):
-                clf = LinearSVC(C=float(cfg.get("svm_C", 1.0)), random_state=0, max_iter=20000)
+                clf = linear_svc(float(cfg.get("svm_C", 1.0)), random_state=0, max_iter=20000)
                 pred = clf.fit(A, ytr).predict(B)
                 onehot = np.eye(K, dtype=np.uint8)
                 counts = confusion_counts(onehot[yte], onehot[pred])

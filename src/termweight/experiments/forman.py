@@ -127,9 +127,9 @@ def fit_tasks(X, labels, weights, C: float, max_iter: int, columns=None):
     bool per task: whether liblinear converged within ``max_iter``.
     """
     from sklearn.exceptions import ConvergenceWarning
-    from sklearn.svm import LinearSVC
 
     from termweight.encoding import scale_columns
+    from termweight.learners.linear import linear_svc
 
     n_tasks = int(weights.shape[0]) if weights is not None else len(columns)
     coef = np.zeros((n_tasks, X.shape[1]))
@@ -145,7 +145,7 @@ def fit_tasks(X, labels, weights, C: float, max_iter: int, columns=None):
         w = None if weights is None else (weights[c] if cols is None else weights[c][cols])
         if w is not None:
             Xc = scale_columns(Xc, w)
-        svm = LinearSVC(C=C, max_iter=max_iter, random_state=0)
+        svm = linear_svc(C, random_state=0, max_iter=max_iter)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             svm.fit(Xc, y)

@@ -171,16 +171,16 @@ def rank_terms(X_train, y_train, selector: str, n_classes: int, seed: int,
 
 def make_classifier(name: str, C: float = 1.0, seed: int = 0):
     from sklearn.naive_bayes import MultinomialNB
-    from sklearn.svm import LinearSVC
 
+    from termweight.learners.linear import linear_svc
     from termweight.learners.ordinal import FrankHallClassifier
 
     if name == "nb":
         return MultinomialNB(alpha=1.0)
     if name == "svm":
-        return LinearSVC(C=C, random_state=seed)
+        return linear_svc(C, random_state=seed)
     if name == "fh":
-        return FrankHallClassifier(LinearSVC(C=C, random_state=seed), proba="sigmoid",
+        return FrankHallClassifier(linear_svc(C, random_state=seed), proba="sigmoid",
                                    calibration_cv=3)
     raise ConfigError(f"unknown classifier {name!r}; choose from {CLASSIFIERS}")
 

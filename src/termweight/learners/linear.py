@@ -21,6 +21,18 @@ from termweight.encoding import scale_columns
 log = logging.getLogger(__name__)
 
 
+def linear_svc(C: float = 1.0, random_state: int = 0, max_iter: int = 1000) -> LinearSVC:
+    """scikit-learn's LinearSVC (squared hinge, L2) with liblinear's DUAL coordinate descent always.
+
+    ``dual='auto'`` (the default) takes the primal trust-region solver when a training matrix has
+    fewer features than rows (after feature selection); that solver calls BLAS, so its result
+    depended on the OpenBLAS kernel of the machine (measured: 19 of 70 cells of Ferreira's R8
+    table with m <= 5000 moved by one test document between the Haswell and SkylakeX kernels).
+    The dual solver uses no BLAS: the same numbers on every machine.
+    """
+    return LinearSVC(C=C, dual=True, random_state=random_state, max_iter=max_iter)
+
+
 def fit_one_vs_rest(X, Y, C: float = 1.0, col_weights=None, random_state: int = 0,
                     max_iter: int = 10000):
     """Fit one LinearSVC per column of ``Y``.
@@ -30,7 +42,7 @@ def fit_one_vs_rest(X, Y, C: float = 1.0, col_weights=None, random_state: int = 
     """
 
     def fit_one(Xc, y):
-        svm = LinearSVC(C=C, random_state=random_state, max_iter=max_iter).fit(Xc, y)
+        svm = linear_svc(C, random_state, max_iter).fit(Xc, y)
         return svm.coef_[0], svm.intercept_[0]
 
     return _fit_tasks(X, Y, fit_one, col_weights)
@@ -68,7 +80,7 @@ def decision_scores(X, coef, intercept) -> np.ndarray:
 # --- the learner registry (the benchmark's learners; linearsvc is the generic steps' default) ---
 
 def _make_linearsvc(C: float, random_state: int):
-    return LinearSVC(C=C, random_state=random_state, max_iter=10000)
+    return linear_svc(C, random_state, max_iter=10000)
 
 
 def _make_logreg(C: float, random_state: int):

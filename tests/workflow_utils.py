@@ -90,8 +90,6 @@ def nothing_to_do(root: Path, targets=()) -> bool:
     return "Nothing to be done" in res.stdout + res.stderr
 
 
-
-
 #: A tiny benchmark (two of Forman's smallest sets, 2-fold CV, three weightings, two learners):
 #: the DVC and Slurm runs of the benchmark family are compared with Snakemake's on it.
 TINY_BENCHMARK = {

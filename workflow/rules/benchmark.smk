@@ -11,10 +11,6 @@ BENCH = benchmark_runs(config)
 BENCH_LEARNERS = config.get("benchmark", {}).get("learners", [])
 BENCH_MEASURES = config.get("benchmark", {}).get("measures", ["micro_f1", "macro_f1", "accuracy"])
 BENCH_DATA = "data/benchmark"
-# Cores of the encode and train jobs (worker processes over splits): the local run's --cores; one
-# under the Slurm profile (fanout=split), where the job step would otherwise ask srun for the cores
-# Snakemake sees on the node, more than the job was allocated at submission.
-BENCH_CORES = 1 if FANOUT == "split" else JOB_CORES
 
 
 for _run, _e in BENCH.items():
@@ -112,7 +108,7 @@ for _run, _e in BENCH.items():
             scores=lambda w, t=_scores: t,
             out=lambda w, t=_encoded: t,
             tracked=[_e["encodings"], _e["mixch"]],
-        threads: BENCH_CORES  # parallel processes over splits (same bytes for any number)
+        threads: JOB_CORES  # parallel processes over splits (same bytes for any number)
         log:
             f"logs/benchmark/encode/{_run}.log",
         conda:
@@ -145,7 +141,7 @@ for _run, _e in BENCH.items():
                 encoded=lambda w, t=_encoded: t,
                 out=lambda w, t=_model: t,
                 tracked=_e["C"],
-            threads: BENCH_CORES  # parallel processes (same bytes for any number)
+            threads: JOB_CORES  # parallel processes (same bytes for any number)
             log:
                 f"logs/benchmark/train/{_run}_{_learner}.log",
             conda:

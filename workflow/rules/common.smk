@@ -27,8 +27,13 @@ wildcard_constraints:
 
 
 def _job_cores():
-    """Cores for a job that parallelises inside itself: --cores, or 1 where Snakemake has no total
-    (a cluster run with --jobs, --report): reading workflow.cores there raises."""
+    """Cores for a job that parallelises inside itself (worker processes; same bytes for any
+    number): --cores locally. One under the cluster profile (fanout=split): there the job step
+    re-reads the Snakefile and would ask srun for the node's cores, more than the job was
+    allocated at submission; and 1 where Snakemake has no total (--report): reading
+    workflow.cores there raises."""
+    if FANOUT == "split":
+        return 1
     try:
         return workflow.cores or 1
     except WorkflowError:

@@ -264,3 +264,14 @@ def test_cd_diagram_bytes_do_not_depend_on_the_hash_seed(tmp_path):
                        env={**os.environ, "PYTHONHASHSEED": seed})
         outs.append((out.with_suffix(".png").read_bytes(), out.with_suffix(".pdf").read_bytes()))
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_the_pdf_sections_learners_follow_the_configuration():
+    from termweight.experiments.benchmark import floats, learner_text
+
+    assert learner_text(["mnb"], 1.0) == "multinomial naive Bayes"
+    assert learner_text(["linearsvc", "logreg", "mnb"], 0.5) == (
+        "LinearSVC ($C=0.5$ fixed), logistic regression ($C=0.5$ fixed) and multinomial naive Bayes")
+    one = floats(["logreg"], "micro_f1", "tfidf")
+    assert "\\twtable{benchmark_logreg}" in one and "{benchmark_cd_logreg_micro_f1}" in one
+    assert "linearsvc" not in one and "mnb" not in one

@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from workflow_utils import make_project, run
+from workflow_utils import SMALL, make_project, pdf_text, require_tex, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
@@ -35,7 +35,8 @@ SMALL_BENCHMARK = {
 @pytest.fixture(scope="module")
 def project(tmp_path_factory, mirror):
     root = make_project(tmp_path_factory.mktemp("bench"),
-                        {"mirror": str(mirror), "benchmark": SMALL_BENCHMARK})
+                        {"mirror": str(mirror), "benchmark": SMALL_BENCHMARK,
+                         "experiments": SMALL["experiments"]})
     run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
     return root
 
@@ -55,6 +56,12 @@ def test_every_output_and_the_grid(project):
     macros = (project / "reports/macros/benchmark.tex").read_text()
     for name in ("BenchAnswerBest", "BenchAnswerBns", "BenchAnswerMixch", "BenchAnswerTfidf"):
         assert f"\\newcommand{{\\{name}}}" in macros
+    # the PDF section's floats: every configured learner's leaderboard, CD diagram and heat map
+    floats = macros.split("{\\BenchFloats}")[1].split("\\newcommand")[0]
+    for learner in SMALL_BENCHMARK["learners"]:
+        for name in (f"\\twtable{{benchmark_{learner}}}",
+                     f"{{benchmark_cd_{learner}_macro_f1}}", f"{{benchmark_heat_{learner}}}"):
+            assert name in floats
 
 
 def test_scores_are_means_of_the_generic_steps_runs(project):
@@ -105,3 +112,20 @@ def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
     for sub in ("ntf-mixch/r0f0.npz", "tf-igm/r0f1.npz"):
         assert (tmp_path / sub).read_bytes() == \
             (project / d / "models/bench_tr23/logreg" / sub).read_bytes(), sub
+
+
+@pytest.mark.slow
+def test_the_pdf_section_shows_every_configured_learner(project):
+    """`snakemake report` builds the PDF with the benchmark section: answers and every float."""
+    require_tex()
+    run(["snakemake", "report", "--cores", "2", "--quiet"], project)
+    text = pdf_text(project / "reports/paper.pdf")
+    section = text[text.index("The term-weighting benchmark Every dataset"):]
+    assert "3 datasets" in section and "10 weightings" in section
+    assert "LinearSVC (C = 1 fixed)" in section
+    for caption in ("Benchmark leaderboard, LinearSVC", "Benchmark leaderboard, logistic regression",
+                    "Benchmark leaderboard, multinomial naive Bayes",
+                    "Critical-difference diagram, multinomial naive Bayes",
+                    "Friedman test per learner and measure"):
+        assert caption in section, caption
+    assert "[?" not in section and "not generated yet" not in section

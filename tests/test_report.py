@@ -10,27 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
-import subprocess
 
 import pytest
-from workflow_utils import SMALL, make_project, nothing_to_do, run
+from workflow_utils import SMALL, make_project, nothing_to_do, pdf_text, require_tex, run
 
 from termweight.cli import main
 from termweight.experiments import report
-
-TOOLS = ("latexmk", "pdflatex", "pdftotext")
-
-
-def require_tex():
-    missing = [t for t in TOOLS if shutil.which(t) is None]
-    if not missing:
-        return
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI must have {', '.join(missing)} (.ci/run installs them with apt-get)")
-    pytest.skip(f"{', '.join(missing)} not installed ({report.TEX_INSTALL_HINT})")
-
 
 # --- unit tests: no TeX needed ------------------------------------------------------------------
 
@@ -166,9 +152,7 @@ def built(tmp_path_factory):
 def test_report_pdf_shows_sections_and_numbers_of_the_metrics_file(built):
     pdf = built / "reports/paper.pdf"
     assert pdf.stat().st_size > 10_000
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    text = " ".join(text.split())  # lines break anywhere
+    text = pdf_text(pdf)
     for title in ("Summary: published against reproduced", "Offline default: BBC News slice",
                   "Not run yet"):
         assert title in text, title

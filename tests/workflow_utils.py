@@ -29,6 +29,29 @@ SMALL = {
 }
 
 
+TEX_TOOLS = ("latexmk", "pdflatex", "pdftotext")
+
+
+def require_tex():
+    """Skip without TeX, except in CI (CI=true), where .ci/run installs it and its absence fails."""
+    import pytest
+
+    from termweight.experiments import report
+
+    missing = [t for t in TEX_TOOLS if shutil.which(t) is None]
+    if not missing:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI must have {', '.join(missing)} (.ci/run installs them with apt-get)")
+    pytest.skip(f"{', '.join(missing)} not installed ({report.TEX_INSTALL_HINT})")
+
+
+def pdf_text(pdf: Path) -> str:
+    """The PDF's text (pdftotext), whitespace collapsed: lines break anywhere."""
+    out = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True)
+    return " ".join(out.stdout.split())
+
+
 def env():
     e = dict(os.environ)
     e["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{e.get('PATH', '')}"

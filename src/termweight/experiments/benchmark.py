@@ -392,6 +392,8 @@ def cmd_benchmark_report(args) -> None:
     }
     io.write_json(reports / "metrics" / "benchmark.json", headline)
     macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
+              "BenchLearnerText": learner_text(learners, b.get("C", 1.0)),
+              "BenchFloats": floats(learners, measures[0], cfg["baseline"]),
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
               "BenchAlpha": str(cfg["alpha"]), "BenchBaseline": _w(cfg["baseline"]),
               "BenchDatasetList": ", ".join(_w(d) for d in datasets), **ans}
@@ -401,6 +403,29 @@ def cmd_benchmark_report(args) -> None:
     io.write_text(reports / "macros" / "benchmark.tex", "\n".join(lines) + "\n")
     log.info("benchmark: %d datasets x %d weightings x %d learners, %d (run, split) rows",
              len(datasets), len(order), len(learners), len(runs))
+
+
+def learner_text(learners, C) -> str:
+    """The learners as the section names them (LaTeX), C stated for the linear ones."""
+    names = [LEARNER_NAMES.get(lr, lr) + (f" ($C={C:g}$ fixed)" if lr in ("linearsvc", "logreg")
+                                           else "") for lr in learners]
+    head = ", ".join(names[:-1])
+    return f"{head} and {names[-1]}" if head else names[0]
+
+
+def floats(learners, measure: str, baseline: str) -> str:
+    """Each configured learner's leaderboard, CD diagram and heat map, as report macros."""
+    out = ["\\twtable{benchmark_tests}"]
+    for lr in learners:
+        name = LEARNER_NAMES.get(lr, lr)
+        out += [f"\\twtable{{benchmark_{lr}}}",
+                f"\\twfigure[\\linewidth]{{benchmark_cd_{lr}_{measure}}}{{Critical-difference "
+                f"diagram, {name}, {MEASURE_NAMES[measure]}: average ranks over the datasets; "
+                "weightings joined by a bar are not significantly different (Nemenyi).}",
+                f"\\twfigure[\\linewidth]{{benchmark_heat_{lr}}}{{{MEASURE_NAMES[measure]} of each "
+                f"weighting minus {_w(baseline)}'s, per dataset, {name} (blue: better than "
+                f"{_w(baseline)}).}}"]
+    return "%\n".join(out)
 
 
 def _is_forman(dataset: str) -> bool:

@@ -13,7 +13,12 @@ from termweight import scoring
 from termweight.config import benchmark_runs, check_benchmark
 from termweight.encoding import bm25_tf, encode
 from termweight.errors import ConfigError
-from termweight.learners.linear import fit_learner, fit_one_vs_rest, top1_accuracy
+from termweight.learners.linear import (
+    fit_learner,
+    fit_one_vs_rest,
+    rms_row_norms,
+    top1_accuracy,
+)
 
 
 def cells(tp, fp, fn, tn):
@@ -153,11 +158,52 @@ def test_logreg_learner_folds_the_column_scale_into_its_coefficients():
     X, y, Y = _data()
     w = np.abs(np.random.default_rng(4).normal(size=(2, 30)))
     coef, intercept, _ = fit_learner("logreg", X, Y, C=2.0, col_weights=w)
-    lr = LogisticRegression(C=2.0, solver="liblinear", random_state=0).fit(X.multiply(w[1]).tocsr(), ~y)
+    lr = LogisticRegression(C=2.0, solver="liblinear", dual=True, max_iter=1000,
+                            random_state=0).fit(X.multiply(w[1]).tocsr(), ~y)
     np.testing.assert_allclose(X @ coef[1] + intercept[1],
                                lr.decision_function(X.multiply(w[1]).tocsr()), rtol=1e-9)
     with pytest.raises(ConfigError, match="unknown learner"):
         fit_learner("svm", X, Y)
+
+
+def test_rms_row_norms_hand_computed():
+    X = sp.csr_matrix(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    np.testing.assert_array_equal(rms_row_norms(X), [np.sqrt(25 / 2)])
+    np.testing.assert_array_equal(rms_row_norms(X, [[1.0, 0.0], [0.0, 2.0]]),
+                                  [np.sqrt(9 / 2), np.sqrt(64 / 2)])
+
+
+def test_relative_C_is_C_over_mean_squared_norm_with_a_scaled_intercept():
+    """Fitting X / s with C is fitting X with C / s^2 and intercept_scaling = s (same decisions)."""
+    from sklearn.svm import LinearSVC
+
+    X, y, _ = _data()
+    X = X * 37.0
+    s = float(rms_row_norms(X)[0])
+    a = LinearSVC(C=1.0, dual=True, tol=1e-12, max_iter=100000).fit(X / s, y)
+    b = LinearSVC(C=1.0 / s**2, intercept_scaling=s, dual=True, tol=1e-12, max_iter=100000).fit(X, y)
+    np.testing.assert_allclose(a.decision_function(X / s), b.decision_function(X), rtol=1e-6)
+
+
+@pytest.mark.parametrize("learner", ["linearsvc", "logreg"])
+def test_relative_C_makes_a_weightings_overall_scale_irrelevant(learner):
+    """With relative_C, weights k * w_c give the decisions of w_c (bit for bit for k = 2^m);
+    without it, the scale changes the model."""
+    X, _, Y = _data()
+    w = np.abs(np.random.default_rng(5).normal(size=(2, 30)))
+    one = fit_learner(learner, X, Y, col_weights=w, relative_C=True)
+    big = fit_learner(learner, X, Y, col_weights=64 * w, relative_C=True)
+    np.testing.assert_array_equal(X @ one[0].T + one[1], X @ big[0].T + big[1])
+    fixed = fit_learner(learner, X, Y, col_weights=64 * w)
+    assert not np.allclose(X @ one[0].T + one[1], X @ fixed[0].T + fixed[1])
+    # without column weights too, and NB ignores the option (it has no C)
+    plain = fit_learner(learner, X * 4.0, Y, relative_C=True)
+    np.testing.assert_array_equal((X * 4.0) @ plain[0].T + plain[1],
+                                  X @ fit_learner(learner, X, Y, relative_C=True)[0].T
+                                  + fit_learner(learner, X, Y, relative_C=True)[1])
+    for a, b in zip(fit_learner("mnb", X, Y, col_weights=w, relative_C=True),
+                    fit_learner("mnb", X, Y, col_weights=w), strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_top1_accuracy_hand_computed():

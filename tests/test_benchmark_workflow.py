@@ -25,6 +25,8 @@ SMALL_BENCHMARK = {
                    "tf-delta_idf", "tf-igm", "ntf-mixch"],
     "learners": ["linearsvc", "logreg", "mnb"],
     "C": 1.0,
+    "relative_C": True,
+    "max_iter": 1000,
     "mixch": {"C": 1.0, "max_iter": 5, "tol": 0.001},
     "measures": ["macro_f1", "micro_f1", "accuracy"],
     "baseline": "tfidf",

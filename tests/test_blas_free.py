@@ -19,6 +19,9 @@ def test_every_factory_pins_the_dual_solver():
     assert ferreira.make_classifier("svm", {}).dual is True
     assert mukras.make_classifier("svm").dual is True
     assert mukras.make_classifier("fh").estimator.dual is True
+    # logistic regression (the benchmark's): liblinear's primal solver is BLAS too
+    assert linear.LEARNERS["logreg"](1.0, 0).dual is True
+    assert linear.logistic_regression().dual is True
 
 
 def test_forman_and_generic_fits_go_through_the_dual_solver(monkeypatch):

@@ -121,6 +121,8 @@ TINY_BENCHMARK = {
     "weightings": ["tfidf", "tf-bns", "tf-igm"],
     "learners": ["linearsvc", "mnb"],
     "C": 1.0,
+    "relative_C": True,
+    "max_iter": 1000,
     "mixch": {"C": 1.0, "max_iter": 5, "tol": 0.001},
     "measures": ["macro_f1", "micro_f1", "accuracy"],
     "baseline": "tfidf",

@@ -290,20 +290,22 @@ def cmd_encode(args) -> None:
 def cmd_train(args) -> None:
     from termweight.learners.linear import fit_learner, fit_one_vs_rest
 
-    C = args.C if args.C is not None else (
-        _experiment(args)[1]["learner"].get("C", 1.0) if args.params else 1.0)
-    learner = getattr(args, "learner", None) or "linearsvc"
+    exp = _experiment(args)[1] if args.params else {}
+    C = args.C if args.C is not None else exp.get("learner", {}).get("C", 1.0)
+    learner = getattr(args, "learner", None)
+    # the benchmark's learners (--learner): its C, relative_C and max_iter (config.benchmark_runs)
+    fit = {k: v for k, v in exp.get("fit", {}).items() if k != "C"} if learner else {}
 
     def one(job):
         name, e = job
         enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
-        if learner == "linearsvc":
+        if learner is None:  # the generic steps' LinearSVC
             coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
                                                       col_weights=enc.get("col_weights"))
         else:
             coef, intercept, fitted = fit_learner(learner, enc["X_train"], enc["Y_train"], C=C,
-                                                  col_weights=enc.get("col_weights"))
+                                                  col_weights=enc.get("col_weights"), **fit)
         io.save_arrays(_fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
                        fitted=fitted)
         log.info("split %s, %s: %d/%d tasks fitted in %.2f s", name, e, int(fitted.sum()),

@@ -186,7 +186,8 @@ def benchmark_runs(params: dict) -> dict[str, dict]:
     ``experiments:`` entry: the dataset's own ``protocol`` (its standard split) else the section's
     (seeded stratified 5x2 CV), ``encodings`` = the weightings (``all``:
     :func:`termweight.weighting.all_encodings`), ``scores`` = the metrics they need, ``learner`` =
-    the first learner with the section's C (the generic steps' default), ``learners`` = all.
+    the first learner with the section's C (the generic steps' default), ``learners`` = all,
+    ``fit`` = the benchmark learners' ``{C, relative_C, max_iter}``.
     """
     b = params.get("benchmark")
     if not b:
@@ -195,13 +196,14 @@ def benchmark_runs(params: dict) -> dict[str, dict]:
 
     encodings = benchmark_encodings(b.get("weightings", "all"))
     C = b.get("C", 1.0)
+    fit = {"C": C, "relative_C": bool(b.get("relative_C", False)), "max_iter": b.get("max_iter")}
     runs = {}
     for key, d in b["datasets"].items():
         runs[f"{BENCHMARK_PREFIX}{key}"] = {
             "dataset": key, "protocol": (d or {}).get("protocol", b["protocol"]),
             "scores": needed_scores(encodings), "encodings": encodings,
             "learner": {"name": b["learners"][0], "C": C}, "learners": list(b["learners"]),
-            "C": C, "mixch": dict(b.get("mixch", {})), "benchmark": key,
+            "C": C, "fit": fit, "mixch": dict(b.get("mixch", {})), "benchmark": key,
         }
     return runs
 

@@ -140,7 +140,7 @@ for _run, _e in BENCH.items():
                 learner=_learner,
                 encoded=lambda w, t=_encoded: t,
                 out=lambda w, t=_model: t,
-                tracked=_e["C"],
+                tracked=_e["fit"],
             threads: JOB_CORES  # parallel processes (same bytes for any number)
             log:
                 f"logs/benchmark/train/{_run}_{_learner}.log",

@@ -316,6 +316,8 @@ def test_the_pdf_sections_learners_follow_the_configuration():
     from termweight.experiments.benchmark import floats, learner_text
 
     assert learner_text(["mnb"], 1.0) == "multinomial naive Bayes"
+    assert learner_text(["logreg"], 1.0, relative=True) == (
+        "logistic regression ($C=1$ relative to the data scale)")
     assert learner_text(["linearsvc", "logreg", "mnb"], 0.5) == (
         "LinearSVC ($C=0.5$ fixed), logistic regression ($C=0.5$ fixed) and multinomial naive Bayes")
     one = floats(["logreg"], "micro_f1", "tfidf")

@@ -124,7 +124,7 @@ def test_the_pdf_section_shows_every_configured_learner(project):
     text = pdf_text(project / "reports/paper.pdf")
     section = text[text.index("The term-weighting benchmark Every dataset"):]
     assert "3 datasets" in section and "10 weightings" in section
-    assert "LinearSVC (C = 1 fixed)" in section
+    assert "LinearSVC (C = 1 relative to the data scale)" in section
     for caption in ("Benchmark leaderboard, LinearSVC", "Benchmark leaderboard, logistic regression",
                     "Benchmark leaderboard, multinomial naive Bayes",
                     "Critical-difference diagram, multinomial naive Bayes",

@@ -392,7 +392,8 @@ def cmd_benchmark_report(args) -> None:
     }
     io.write_json(reports / "metrics" / "benchmark.json", headline)
     macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
-              "BenchLearnerText": learner_text(learners, b.get("C", 1.0)),
+              "BenchLearnerText": learner_text(learners, b.get("C", 1.0),
+                                                b.get("relative_C", False)),
               "BenchFloats": floats(learners, measures[0], cfg["baseline"]),
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
               "BenchAlpha": str(cfg["alpha"]), "BenchBaseline": _w(cfg["baseline"]),
@@ -405,9 +406,10 @@ def cmd_benchmark_report(args) -> None:
              len(datasets), len(order), len(learners), len(runs))
 
 
-def learner_text(learners, C) -> str:
+def learner_text(learners, C, relative: bool = False) -> str:
     """The learners as the section names them (LaTeX), C stated for the linear ones."""
-    names = [LEARNER_NAMES.get(lr, lr) + (f" ($C={C:g}$ fixed)" if lr in ("linearsvc", "logreg")
+    how = "relative to the data scale" if relative else "fixed"
+    names = [LEARNER_NAMES.get(lr, lr) + (f" ($C={C:g}$ {how})" if lr in ("linearsvc", "logreg")
                                            else "") for lr in learners]
     head = ", ".join(names[:-1])
     return f"{head} and {names[-1]}" if head else names[0]

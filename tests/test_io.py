@@ -20,6 +20,15 @@ def test_npz_roundtrip_without_pickle(tmp_path):
     assert back["names"].tolist() == ["a", "bb"]
 
 
+def test_load_arrays_reads_only_the_named_keys(tmp_path):
+    X = sp.random(20, 30, density=0.2, format="csr", random_state=0)
+    io.save_arrays(tmp_path / "a.npz", X_train=X, X_test=X[:5], y=np.arange(5))
+    some = io.load_arrays(tmp_path / "a.npz", keys=("X_test", "y"))
+    assert sorted(some) == ["X_test", "y"] and (some["X_test"] != X[:5]).nnz == 0
+    with pytest.raises(DataError, match=r"a\.npz.*no array 'X_val'"):
+        io.load_arrays(tmp_path / "a.npz", keys=("X_test", "X_val"))
+
+
 def test_npz_bytes_do_not_depend_on_time(tmp_path):
     X = sp.random(5, 5, density=0.5, format="csr", random_state=0)
     io.save_arrays(tmp_path / "a.npz", X=X)

@@ -318,7 +318,7 @@ def cmd_predict(args) -> None:
     from termweight.learners.linear import decision_scores
 
     for name, e in _jobs(args):
-        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
+        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e), keys=("X_test",))
         model = io.load_arrays(_fmt(args.model, split=name, encoding=e))
         scores = decision_scores(enc["X_test"], model["coef"], model["intercept"])
         io.save_arrays(_fmt(args.out, split=name, encoding=e), scores=scores,
@@ -333,15 +333,17 @@ def cmd_evaluate(args) -> None:
 
     classes = io.read_json(args.corpus_meta)["classes"]
     for name, e in _jobs(args):
-        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e))
-        pred = io.load_arrays(_fmt(args.predictions, split=name, encoding=e))
-        model = io.load_arrays(_fmt(args.model, split=name, encoding=e))
+        doc_accuracy = getattr(args, "doc_accuracy", False)
+        enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e), keys=("Y_test", "Y_train"))
+        pred = io.load_arrays(_fmt(args.predictions, split=name, encoding=e),
+                              keys=("predicted", "scores") if doc_accuracy else ("predicted",))
+        model = io.load_arrays(_fmt(args.model, split=name, encoding=e), keys=("fitted",))
         counts = confusion_counts(enc["Y_test"], pred["predicted"])
         frame = per_task_metrics(counts)
         frame.insert(0, "task", classes)
         frame["train_pos"] = np.asarray(enc["Y_train"].sum(axis=0)).ravel()
         frame["status"] = np.where(model["fitted"], "ok", "skipped: no training positives")
-        if getattr(args, "doc_accuracy", False):  # the benchmark's accuracy (argmax of the scores)
+        if doc_accuracy:  # the benchmark's accuracy (argmax of the scores)
             from termweight.learners.linear import top1_accuracy
 
             frame["doc_accuracy"] = top1_accuracy(enc["Y_test"], pred["scores"])

@@ -203,9 +203,11 @@ _NPZ_ERRORS = (OSError, ValueError, EOFError, KeyError, TypeError, zipfile.BadZi
                zlib.error, NotImplementedError, RuntimeError)
 
 
-def load_arrays(path) -> Arrays:
+def load_arrays(path, keys=None) -> Arrays:
     """Load what :func:`save_arrays` wrote; CSR matrices are reassembled and checked.
 
+    ``keys``: load only these arrays or matrices (e.g. ``("X_test",)`` of an encoded split: the
+    others are neither read nor checked); a missing one is a :class:`DataError` naming the file.
     Any unreadable, truncated, corrupt or inconsistent file (including a pickled object array or
     a CSR matrix whose indices leave its shape) is a :class:`DataError` naming the file.
     """
@@ -213,7 +215,15 @@ def load_arrays(path) -> Arrays:
         with np.load(path, allow_pickle=False) as z:
             if not isinstance(z, np.lib.npyio.NpzFile):
                 raise ValueError("a single .npy array, not an .npz archive")
-            raw = {k: z[k] for k in z.files}
+            names = z.files
+            if keys is not None:
+                want = set(keys)
+                names = [k for k in z.files if k in want or k.rsplit(".", 1)[0] in want]
+                have = {k.rsplit(".", 1)[0] if k.endswith(".shape") else k for k in names}
+                if want - have:
+                    raise DataError(path, f"no array {sorted(want - have)[0]!r} in this file "
+                                          f"(has: {', '.join(sorted(z.files))})")
+            raw = {k: z[k] for k in names}
     except OSError as exc:
         if exc.strerror is None:  # e.g. a gzip/zip layer's own error
             raise DataError(path, f"cannot read arrays: {type(exc).__name__}: {exc}") from None

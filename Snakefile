@@ -7,6 +7,9 @@ from snakemake.utils import min_version
 
 sys.path.insert(0, f"{workflow.basedir}/workflow/scripts")
 import dvc_sync  # noqa: E402  (workflow glue: the lock between Snakemake and DVC, DVC's cache)
+import scheduler_fix  # noqa: E402  (workflow glue: one scheduler re-evaluation timer, not one per job)
+
+scheduler_fix.apply()
 
 min_version("9.0")
 

@@ -158,6 +158,12 @@ def _fmt_p(p) -> str:
     return "$<$0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def _p_is(p) -> str:
+    """``p = 0.652`` or ``p < 0.001`` for a sentence."""
+    text = _fmt_p(p)
+    return f"p {text}" if text.startswith("$<$") else f"p = {text}"
+
+
 def leaderboard(scores, tests, learner, measures, baseline) -> pd.DataFrame:
     """One learner's leaderboard, ordered by the average rank of the first measure."""
     from termweight.reporting import latex_escape
@@ -247,7 +253,7 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
         t = tests[(learner, m0)]
         best.append(f"{LEARNER_NAMES.get(learner, learner)}: {_w(t['best'])} "
                     f"(average rank {t['avg_rank'].iloc[0]:.2f} of {t['k']}; Friedman "
-                    f"p = {_fmt_p(t['friedman_p'])})")
+                    f"{_p_is(t['friedman_p'])})")
     out = {"BenchAnswerBest": f"By average {MEASURE_NAMES[m0]} rank over "
                               f"{tests[(learners[0], m0)]['n_datasets']} datasets, the best "
                               "weighting is, per learner, " + "; ".join(best) + "."}
@@ -257,7 +263,7 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
             if c["n"]:
                 parts.append(f"{_w(c['a'])} with {LEARNER_NAMES.get(learner, learner)}: "
                              f"{c['wins']}/{c['ties']}/{c['losses']} wins/ties/losses, mean "
-                             f"{c['mean_diff']:+.4f}, Wilcoxon p = {_fmt_p(c['wilcoxon_p'])}")
+                             f"{c['mean_diff']:+.4f}, Wilcoxon {_p_is(c['wilcoxon_p'])}")
     out["BenchAnswerBns"] = ((f"On the {claims[learners[0]]['bns'][0]['n']} datasets outside "
                               f"Forman's, against {_w(baseline)} ({MEASURE_NAMES[m0]}): "
                               + "; ".join(parts) + ".") if parts else
@@ -268,7 +274,7 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
         if c["n"]:
             parts.append(f"{LEARNER_NAMES.get(learner, learner)} against {_w(c['b'])}: "
                          f"{c['wins']}/{c['ties']}/{c['losses']}, mean {c['mean_diff']:+.4f}, "
-                         f"Wilcoxon p = {_fmt_p(c['wilcoxon_p'])}")
+                         f"Wilcoxon {_p_is(c['wilcoxon_p'])}")
     out["BenchAnswerMixch"] = (("Outside Kim's three corpora, mix-ch (" + _w(MIXCH) + ") against "
                                 "the best-ranked single weighting there: " + "; ".join(parts) + ".")
                                if parts else "mix-ch was not run outside Kim's corpora.")

@@ -4,24 +4,21 @@ timer thread per finished job (it fails here once Snakemake fixes that: then the
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from workflow_utils import REPO, env
 
-REPO = Path(__file__).resolve().parents[1]
 N_JOBS = 40
 
 pytestmark = pytest.mark.slow
 
 
 def peak_threads(root: Path, fix: str) -> int:
-    env = dict(os.environ, TERMWEIGHT_SCHEDULER_FIX=fix)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-    proc = subprocess.Popen(["snakemake", "--cores", "1", "--quiet"], cwd=root, env=env,
+    proc = subprocess.Popen(["snakemake", "--cores", "1", "--quiet"], cwd=root,
+                            env={**env(), "TERMWEIGHT_SCHEDULER_FIX": fix},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak, status = 0, Path(f"/proc/{proc.pid}/status")
     while proc.poll() is None:

@@ -332,8 +332,8 @@ def cmd_evaluate(args) -> None:
     from termweight.evaluation import confusion_counts, per_task_metrics
 
     classes = io.read_json(args.corpus_meta)["classes"]
+    doc_accuracy = getattr(args, "doc_accuracy", False)
     for name, e in _jobs(args):
-        doc_accuracy = getattr(args, "doc_accuracy", False)
         enc = io.load_arrays(_fmt(args.encoded, split=name, encoding=e), keys=("Y_test", "Y_train"))
         pred = io.load_arrays(_fmt(args.predictions, split=name, encoding=e),
                               keys=("predicted", "scores") if doc_accuracy else ("predicted",))

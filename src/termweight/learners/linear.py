@@ -79,7 +79,10 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
     coef = np.zeros((n_tasks, X.shape[1]))
     intercept = np.full(n_tasks, -1.0)
     fitted = np.zeros(n_tasks, dtype=bool)
-    scale = rms_row_norms(X, col_weights) if relative_C else None
+    scale = None
+    if relative_C:
+        norms = rms_row_norms(X, col_weights)
+        scale = np.where(norms > 0, norms, 1.0)  # an all-zero task matrix is fitted as it is
     for c in range(n_tasks):
         y = Y[:, c].toarray().ravel() > 0
         if y.all() or not y.any():
@@ -88,12 +91,10 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
         w = None if col_weights is None else np.asarray(col_weights)[c]
         Xc = X if w is None else scale_columns(X, w)
         s = 1.0 if scale is None else float(scale[0 if w is None else c])
-        if s > 0 and s != 1.0:
-            Xc = Xc.copy() if w is None else Xc
-            Xc.data /= s
+        if s != 1.0:
+            Xc = sp.csr_matrix((Xc.data / s, Xc.indices, Xc.indptr), shape=Xc.shape)
         beta, b0 = fit_one(Xc, y)
-        if s > 0 and s != 1.0:
-            beta = beta / s
+        beta = beta / s  # exact for s = 1
         coef[c] = beta if w is None else beta * w
         intercept[c] = b0
         fitted[c] = True

@@ -63,3 +63,22 @@ def test_params_file_elsewhere_is_checked_against_this_checkouts_schema(tmp_path
     (tmp_path / "bad.yaml").write_text(yaml.safe_dump(bad))
     with pytest.raises(ConfigError, match="normalize"):
         load_params(tmp_path / "bad.yaml")
+
+
+@pytest.mark.parametrize("rel", ["params.yaml", "workflow/schemas/params.schema.yaml",
+                                 "dvc.yaml", "envs/termweight.yaml"])
+def test_libyaml_reader_equals_the_pure_python_strict_reader(rel):
+    """read_yaml parses with libyaml (fast) under the same strict rules as StrictLoader."""
+    from termweight.config import StrictLoader, _FastLoader, read_yaml
+
+    path = REPO / rel
+    text = path.read_text(encoding="utf-8")
+    assert read_yaml(path) == yaml.load(text, Loader=StrictLoader)  # noqa: S506
+    assert yaml.load(text, Loader=_FastLoader) == yaml.load(text, Loader=StrictLoader)  # noqa: S506
+
+
+def test_libyaml_reader_refuses_duplicate_keys_too():
+    from termweight.config import _FastLoader
+
+    with pytest.raises(yaml.constructor.ConstructorError, match="duplicate key 'a'"):
+        yaml.load("a: 1\nb: 2\na: 3\n", Loader=_FastLoader)  # noqa: S506

@@ -16,6 +16,7 @@ if "ferreira" in config:
         "src/termweight/learners/modest.py",
         "src/termweight/evaluation.py",
         "src/termweight/corpus.py",
+        "src/termweight/learners/linear.py",
     ]
 
     FERREIRA_SPLITS = {
@@ -115,6 +116,7 @@ if "ferreira" in config:
                     "src/termweight/statistics.py",
                     "src/termweight/evaluation.py",
                     "src/termweight/splits.py",
+                    "src/termweight/learners/linear.py",
                 ],
                 corpus=multiext(
                     f"data/corpus/{FERREIRA_MC['dataset']}/",

@@ -11,6 +11,7 @@ if "forman" in config:
         "src/termweight/encoding.py",
         "src/termweight/corpus.py",
         "src/termweight/evaluation.py",
+        "src/termweight/learners/linear.py",
     ]
     FORMAN_UNITS = dict(
         dataset=FORMAN["datasets"], repeat=[str(r) for r in range(FORMAN["repeats"])]

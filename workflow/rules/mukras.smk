@@ -18,6 +18,7 @@ if "mukras" in config:
         "src/termweight/encoding.py",
         "src/termweight/evaluation.py",
         "src/termweight/learners/ordinal.py",
+        "src/termweight/learners/linear.py",
     ]
     MUKRAS_REPORT_CODE = [MUKRAS_PY, "src/termweight/reporting.py"]
     MUKRAS_PUBLISHED = "src/termweight/experiments/published/mukras.json"

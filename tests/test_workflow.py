@@ -151,15 +151,13 @@ def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):
     # fails here, with the dvc.yaml lines it needs, until `dvc repro` can build its corpus
     needed = {e["dataset"] for e in params["experiments"].values()}
     needed |= set(params.get("benchmark", {}).get("datasets", {}))
-    text = {d for d in needed if DATASETS[d].kind == "text"}
-    for stage in ("prepare", "tokenize", "count"):
-        missing = sorted(text - set(stages[stage]["foreach"]))
-        assert not missing, f"dvc.yaml {stage}: add {missing} to its foreach"
-        assert all(DATASETS[d].kind == "text" for d in stages[stage]["foreach"]), stage
-    vectors = {d for d in needed if DATASETS[d].kind == "vectors"}
-    missing = sorted(vectors - set(stages["prepare_vectors"]["foreach"]))
-    assert not missing, f"dvc.yaml prepare_vectors: add {missing} to its foreach"
-    assert all(DATASETS[d].kind == "vectors" for d in stages["prepare_vectors"]["foreach"])
+    for kind, corpus_stages in (("text", ("prepare", "tokenize", "count")),
+                                ("vectors", ("prepare_vectors",))):
+        want = {d for d in needed if DATASETS[d].kind == kind}
+        for stage in corpus_stages:
+            missing = sorted(want - set(stages[stage]["foreach"]))
+            assert not missing, f"dvc.yaml {stage}: add {missing} to its foreach"
+            assert all(DATASETS[d].kind == kind for d in stages[stage]["foreach"]), stage
 
 
 def test_each_prepare_step_depends_on_its_own_dataset_code(repo):

@@ -45,7 +45,8 @@ def _encodings(args) -> list[str]:
 
 
 def _jobs(args) -> list[tuple[str, str]]:
-    return [(name, e) for e in _encodings(args) for name in _names(args)]
+    names = _names(args)
+    return [(name, e) for e in _encodings(args) for name in names]
 
 
 def _workers(args, n_items: int) -> int:

@@ -346,3 +346,38 @@ def test_mixch_kept_alpha_round_is_recorded_without_refit():
     with pytest.warns(ConvergenceWarning):
         one.fit(X, y)
     assert not one.converged_ and one.n_iter_ == 1
+
+
+KERNEL_ASM = r"""
+import warnings
+import numpy as np
+import scipy.sparse as sp
+from termweight.learners import _bundle
+from termweight.learners.kim import MiniMax
+
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(0)
+X = sp.random(60, 30, density=0.3, random_state=0, format="csr")
+y = rng.integers(0, 2, 60)
+for J in (1, 3, 5):  # the general and the unrolled margin loops
+    MiniMax(rng.random((J, 30)), solver="exact", tol=1e-6, max_cuts=5).fit(X, y)
+for name in ("_margins", "_margins5", "minimax_cut", "simplex_qp", "rows_dot", "rows_combine",
+             "loss_slope", "dot", "qp_value"):
+    asm = "".join(getattr(_bundle, name).inspect_asm().values())
+    assert asm, name
+    print(name, sum(asm.count(op) for op in ("vfmadd", "vfnmadd", "vfmsub", "vfnmsub")))
+"""
+
+
+def test_compiled_kernels_have_no_fused_multiply_add():
+    """The exact solver's numba loops must give the same bits on every machine: no FMA (numba
+    contracts only with fastmath), so a CPU with FMA units rounds exactly as one without."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_DISABLE_CACHING": "1"}  # inspect_asm needs a fresh compile
+    out = subprocess.run([sys.executable, "-c", KERNEL_ASM], env=env, capture_output=True,
+                         text=True, check=True).stdout.split("\n")
+    counts = dict(line.split() for line in out if line)
+    assert len(counts) == 9 and all(c == "0" for c in counts.values()), counts

@@ -2,7 +2,7 @@
 
 The wheel goes into a fresh virtual environment (no system site-packages, no repository on the
 path, run from a temporary directory with no ../shared beside it). By default that environment
-gets the wheel with ``--no-deps`` plus only numpy, scipy, scikit-learn and pandas from the package
+gets the wheel with ``--no-deps`` plus only numpy, scipy, scikit-learn, numba and pandas from the package
 index (about 25 s): this also proves that the estimator API needs none of the workflow
 dependencies (snakemake, dvc, matplotlib, ...). ``TERMWEIGHT_WHEEL_FULL_DEPS=1`` installs the
 wheel with all its declared dependencies instead (about 95 s on the shared 2-core machine).
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-API_DEPS = ["numpy", "scipy", "scikit-learn", "pandas"]
+API_DEPS = ["numpy", "scipy", "scikit-learn", "numba", "pandas"]
 
 SCRIPT = r'''
 import sys

@@ -127,6 +127,14 @@ class _OneVsRest(ClassifierMixin, BaseEstimator):
         return tags
 
 
+def _dot(a, b) -> float:
+    """``a.b`` summed in index order without BLAS (the same bits on every machine)."""
+    from termweight.learners._bundle import dot
+
+    return float(dot(np.ascontiguousarray(a, dtype=np.float64),
+                     np.ascontiguousarray(b, dtype=np.float64)))
+
+
 def _base_scores(X, B: np.ndarray, w: np.ndarray) -> np.ndarray:
     """``S[i, j] = w.(b_j * x_i) = x_i.(b_j * w)``: one sparse x dense product, (n, J)."""
     return np.asarray(X @ (B * w).T)
@@ -291,43 +299,48 @@ class _MinimaxProblem:
 
     def __init__(self, X, B, y, C, s, R=None):
         self.X, self.B, self.y, self.C, self.s, self.R = X, B, y, C, s, R
-        self.XT = X.T.tocsr() if sp.issparse(X) else sp.csr_matrix(X.T)
+        self._args = None
         self.d = X.shape[1]
         self.D = self.d + (1 if s else 0)
 
     def margins(self, v):
-        """``(n, J)`` margins ``m_ij``: one sparse x dense product."""
-        M = _base_scores(self.X, self.B, v[: self.d])
-        if self.R is not None:
-            M *= self.R
-        if self.s:
-            M += self.s * v[self.d]
-        return self.y[:, None] * M
+        """``(n, J)`` margins ``m_ij``: one pass over the documents."""
+        from termweight.learners._bundle import minimax_margins
+
+        indptr, indices, data, Bt, R = self._kernel_args()
+        M = np.empty((self.X.shape[0], self.B.shape[0]))
+        shift = self.s * v[self.d] if self.s else 0.0
+        minimax_margins(indptr, indices, data, Bt * v[: self.d, None], self.y, R, shift, M)
+        return M
+
+    def _kernel_args(self):
+        if self._args is None:
+            X = sp.csr_matrix(self.X)
+            R = self.R if self.R is not None else np.ones((X.shape[0], self.B.shape[0]))
+            self._args = (X.indptr, X.indices, np.asarray(X.data, dtype=np.float64),
+                          np.ascontiguousarray(self.B.T), np.ascontiguousarray(R, dtype=np.float64))
+        return self._args
 
     def objective(self, M, v):
-        return float(np.maximum(0.0, 1.0 - M.min(axis=1)).sum() + (v @ v) / (2.0 * self.C))
+        return float(np.maximum(0.0, 1.0 - M.min(axis=1)).sum() + _dot(v, v) / (2.0 * self.C))
 
     def cut(self, M):
         """From the margins at ``v``: ``(loss, subgradient a, number of active docs)``; the
-        minorant ``loss(u) >= a.u + n_active`` holds for every ``u``. One transposed product."""
-        n = M.shape[0]
-        jstar = np.argmin(M, axis=1)
-        mmin = M[np.arange(n), jstar]
-        active = mmin < 1.0
-        loss = float(np.sum(1.0 - mmin[active]))
-        Wm = np.zeros_like(M)
-        rows = np.nonzero(active)[0]
-        Wm[rows, jstar[active]] = self.y[active] * (
-            self.R[rows, jstar[active]] if self.R is not None else 1.0)
-        a = -np.einsum("jd,dj->d", self.B, self.XT @ Wm)
+        minorant ``loss(u) >= a.u + n_active`` holds for every ``u``. Reads the active rows."""
+        from termweight.learners._bundle import minimax_cut
+
+        indptr, indices, data, Bt, R = self._kernel_args()
+        a = np.empty(self.D)
+        loss, n_active, ysum = minimax_cut(indptr, indices, data, Bt, np.ascontiguousarray(M),
+                                           self.y, R, a[: self.d])
         if self.s:
-            a = np.append(a, -self.s * self.y[active].sum())
-        return loss, a, int(active.sum())
+            a[self.d] = -self.s * ysum
+        return float(loss), a, int(n_active)
 
     def evaluate(self, v):
         """Return ``(objective, loss subgradient a, number of active docs)``."""
         loss, a, n_active = self.cut(self.margins(v))
-        return loss + (v @ v) / (2.0 * self.C), a, n_active
+        return loss + _dot(v, v) / (2.0 * self.C), a, n_active
 
 
 def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_scaling=1.0,
@@ -351,57 +364,20 @@ def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_
     return float(loss + (np.dot(coef, coef) + w0**2) / (2.0 * C))
 
 
-def _simplex_qp(G, c, C, mu, tol, max_iter):
-    """FISTA for ``min_{mu in simplex} 0.5 C mu'G mu - c'mu`` (bundle master dual), warm start.
-
-    One product ``G x`` per iteration (``G y`` follows by linearity); adaptive restart
-    (O'Donoghue & Candes 2015); stops when the Frank-Wolfe gap ``g.x - min g`` <= ``tol``.
-    """
-    x = mu.copy()
-    Gx = G @ x
-    g = C * Gx - c
-    if g @ x - g.min() <= tol:
-        return x
-    L = C * max(np.linalg.eigvalsh(G)[-1], 1e-300)
-    yk, Gy, t = x, Gx, 1.0
-    fprev = 0.5 * C * (x @ Gx) - c @ x
-    for _ in range(max_iter):
-        x_new = project_simplex(yk - (C * Gy - c) / L)
-        Gx_new = G @ x_new
-        f = 0.5 * C * (x_new @ Gx_new) - c @ x_new
-        if f > fprev and t > 1.0:  # momentum overshot: restart from the last accepted point
-            t, yk, Gy = 1.0, x, Gx  # (a plain projected-gradient step, t = 1, is accepted)
-            continue
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-        beta = (t - 1.0) / t_new
-        yk, Gy = x_new + beta * (x_new - x), Gx_new + beta * (Gx_new - Gx)
-        x, Gx, t, fprev = x_new, Gx_new, t_new, f
-        g = C * Gx - c
-        if g @ x - g.min() <= tol:  # Frank-Wolfe gap bounds suboptimality
-            break
-    return x
-
-
 def _line_search(Mb, Mc, vb, d, C, max_eval=20):
     """``argmin_{k >= 0} phi(k)``, ``phi(k) = ||v_b + k d||^2/(2C) + sum_i max_j (1 - m_ij(k))_+``
     with ``m(k) = M_b + k (M_c - M_b)`` (OCAS line search, Franc & Sonnenburg 2009): phi is convex
     and piecewise quadratic; Newton steps on its derivative with the active pieces held fixed
     (exact once they stop changing), safeguarded by bisection of the bracket."""
-    q1, q2 = (vb @ d) / C, (d @ d) / C
+    from termweight.learners._bundle import dot, loss_slope
+
+    q1, q2 = dot(vb, d) / C, dot(d, d) / C
     if q2 <= 0.0:
         return 0.0
-    A0, dM = 1.0 - Mb, Mc - Mb
-    rows = np.arange(Mb.shape[0])
-
-    def slope(k):  # derivative of the loss part at k (the active piece of each document)
-        V = A0 - k * dM
-        j = np.argmax(V, axis=1)
-        on = V[rows, j] > 0.0
-        return -dM[rows[on], j[on]].sum()
-
+    A0, dM = np.ascontiguousarray(1.0 - Mb), np.ascontiguousarray(Mc - Mb)
     lo, hi, k = 0.0, np.inf, 0.0
     for _ in range(max_eval):
-        s = slope(k)
+        s = loss_slope(A0, dM, k)  # derivative of the loss part at k (each row's active piece)
         g = q1 + k * q2 + s
         if g == 0.0:
             return k
@@ -421,79 +397,90 @@ def _line_search(Mb, Mc, vb, d, C, max_eval=20):
 
 
 class _Bundle:
-    """Cutting planes ``loss(v) >= a_t.v + c_t`` in preallocated buffers (row 0: the trivial
-    ``0``), ``G = A A'`` kept up to date, the master dual ``mu`` and idle counts. The cuts
-    minorise the loss, which does not depend on C: they stay valid for any C on the same data."""
+    """Cutting planes ``loss(v) >= a_t.v + c_t`` in a preallocated buffer of slots (slot 0: the
+    trivial ``0``); ``order`` lists the kept slots, oldest first. ``G = A A'`` (by slot), the
+    master dual ``mu`` and idle counts are kept up to date; dropping or aggregating cuts frees
+    slots without moving the others. The cuts minorise the loss, which does not depend on C: they
+    stay valid for any C on the same data."""
 
     def __init__(self, D, max_cuts):
-        cap = max(int(max_cuts), 2) + 1  # a full buffer is shrunk as soon as it is full
+        self.max_cuts = max(int(max_cuts), 2)
+        cap = self.max_cuts + 1
         self.A = np.zeros((cap, D))
         self.c = np.zeros(cap)
         self.G = np.zeros((cap, cap))
         self.mu = np.zeros(cap)
         self.mu[0] = 1.0
         self.idle = np.zeros(cap, dtype=np.int64)
-        self.T = 1
-        self.max_cuts = max(int(max_cuts), 2)
+        self.order = np.zeros(1, dtype=np.int64)
+        self.free = list(range(cap - 1, 0, -1))  # pop() gives the lowest free slot
+
+    @property
+    def T(self):
+        return self.order.size
 
     def add(self, a, c):
-        if self.T == self.A.shape[0]:
+        from termweight.learners._bundle import dot, rows_dot
+
+        if not self.free:
             self.shrink(self.T - 1)
-        T = self.T
-        ga = self.A[:T] @ a
-        self.A[T], self.c[T] = a, c
-        self.G[:T, T] = ga
-        self.G[T, :T] = ga
-        self.G[T, T] = a @ a
-        self.mu[T], self.idle[T] = 0.0, 0
-        self.T = T + 1
+        t = self.free.pop()
+        ga = np.empty(self.T)
+        rows_dot(self.A, self.order, a, ga)
+        self.A[t], self.c[t] = a, c
+        self.G[self.order, t] = ga
+        self.G[t, self.order] = ga
+        self.G[t, t] = dot(a, a)
+        self.mu[t], self.idle[t] = 0.0, 0
+        self.order = np.append(self.order, t)
         if self.T > self.max_cuts:
             self.shrink(self.max_cuts)
 
     def shrink(self, target):
         """Drop long-idle cuts; if still more than ``target``, aggregate the oldest (a mu-weighted
         average of minorants is a minorant, and the current master solution is preserved)."""
-        T = self.T
-        keep = np.ones(T, dtype=bool)
-        drop = np.nonzero((self.idle[:T] > 10) & (self.mu[:T] == 0))[0]
-        keep[drop[drop > 0][: T - target]] = False
-        idx = np.nonzero(keep)[0]
-        if idx.size > target:  # order after: trivial cut, the aggregate, the rest
-            n_agg = idx.size - target + 1
-            old, others = idx[1:1 + n_agg], np.concatenate([idx[:1], idx[1 + n_agg:]])
+        from termweight.learners._bundle import rows_combine
+
+        order = self.order
+        drop = [k for k in range(1, order.size)
+                if self.idle[order[k]] > 10 and self.mu[order[k]] == 0][: order.size - target]
+        if drop:
+            self.free.extend(int(order[k]) for k in drop)
+            order = np.delete(order, drop)
+        if order.size > target:  # the oldest n_agg cuts become one, kept in the first's slot
+            n_agg = order.size - target + 1
+            old, others = order[1:1 + n_agg], np.concatenate([order[:1], order[1 + n_agg:]])
             m = self.mu[old].sum()
             wts = self.mu[old] / m if m > 0 else np.full(n_agg, 1.0 / n_agg)
-            n2 = others.size + 1
-            pos = np.concatenate([[0], np.arange(2, n2)])
-            G = np.empty((n2, n2))
-            G[np.ix_(pos, pos)] = self.G[np.ix_(others, others)]
-            G[1, pos] = G[pos, 1] = wts @ self.G[np.ix_(old, others)]  # a_agg.a_t, linearity
-            G[1, 1] = wts @ self.G[np.ix_(old, old)] @ wts
-            a_agg, c_agg = wts @ self.A[old], wts @ self.c[old]
-            self.A[pos] = self.A[others]
-            self.A[1] = a_agg
-            self.c[pos], self.mu[pos], self.idle[pos] = (self.c[others], self.mu[others],
-                                                         self.idle[others])
-            self.c[1], self.mu[1], self.idle[1] = c_agg, m, 0
-        else:
-            n2 = idx.size
-            G = self.G[np.ix_(idx, idx)]
-            self.A[:n2] = self.A[idx]
-            self.c[:n2], self.mu[:n2], self.idle[:n2] = self.c[idx], self.mu[idx], self.idle[idx]
-        self.G[:n2, :n2] = G
-        self.T = n2
+            s = int(old[0])
+            g_others = wts @ self.G[np.ix_(old, others)]  # a_agg.a_t, by linearity
+            g_self = wts @ self.G[np.ix_(old, old)] @ wts
+            a_agg = np.empty(self.A.shape[1])
+            rows_combine(self.A, old, wts, a_agg)
+            self.A[s], self.c[s] = a_agg, wts @ self.c[old]
+            self.G[s, others] = g_others
+            self.G[others, s] = g_others
+            self.G[s, s] = g_self
+            self.mu[s], self.idle[s] = m, 0
+            self.free.extend(int(t) for t in old[1:])
+            order = np.concatenate([order[:1], [s], order[1 + n_agg:]])
+        self.order = order
+        self.free.sort(reverse=True)
 
     def solve(self, C, tol):
         """Master dual by FISTA (warm start; its projections give exact zeros, so idle cuts are
         seen and dropped); ``(w_c = -C A'mu, lower bound)``: the bound ``c'mu - 0.5 C mu'G mu``
         holds for any ``mu`` on the simplex (weak duality)."""
-        T = self.T
-        G, c = self.G[:T, :T], self.c[:T]
-        mu = _simplex_qp(G, c, C, self.mu[:T], tol, 2000)
-        self.mu[:T] = mu
-        self.idle[:T] = np.where(mu > 0, 0, self.idle[:T] + 1)
-        on = np.nonzero(mu)[0]
-        return -C * (mu[on] @ self.A[on]), float(c @ mu - 0.5 * C * (mu @ G @ mu))
+        from termweight.learners._bundle import qp_value, rows_combine, simplex_qp
+
+        idx = self.order
+        G, c = np.ascontiguousarray(self.G[np.ix_(idx, idx)]), self.c[idx]
+        mu = simplex_qp(G, c, C, self.mu[idx], tol, 2000)
+        self.mu[idx] = mu
+        self.idle[idx] = np.where(mu > 0, 0, self.idle[idx] + 1)
+        w = np.empty(self.A.shape[1])
+        rows_combine(self.A, idx, mu, w)
+        return -C * w, qp_value(G, c, C, mu)
 
 
 class MiniMax(_OneVsRest):
@@ -616,7 +603,7 @@ class MiniMax(_OneVsRest):
         for k in range(1, self.max_iter + 1):
             ts = time.perf_counter()
             loss, a, n_active = prob.cut(Mcut)
-            obj = loss + (vcut @ vcut) / (2.0 * C)
+            obj = loss + _dot(vcut, vcut) / (2.0 * C)
             if obj < Fb:
                 vb, Mb, Fb = vcut, Mcut, obj
             bundle.add(a, float(n_active))

@@ -11,6 +11,7 @@ if "kim" in config:
     KIM_CODE = [
         "src/termweight/experiments/kim.py",
         "src/termweight/learners/kim.py",
+        "src/termweight/learners/_bundle.py",
         "src/termweight/scoring.py",
         "src/termweight/statistics.py",
         "src/termweight/encoding.py",

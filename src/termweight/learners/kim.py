@@ -501,6 +501,9 @@ class MiniMax(_OneVsRest):
     iterations than plain BMRM. Stops when ``F(best) - master lower bound <= tol * F``: a
     certified relative duality gap. At most ``max_cuts`` cuts are kept (inactive ones dropped, the
     oldest aggregated, which keeps the bound valid). Two passes over the data per iteration.
+    The loops over documents, cuts and master iterations are compiled (numba,
+    :mod:`termweight.learners._bundle`), summed in a fixed order without BLAS or fused
+    multiply-adds: the same solution, bit for bit, on every machine.
     :func:`minimax_path` fits a C grid on the same data reusing the cuts (they do not depend on C).
 
     ``normalize='l2'`` (beyond the paper): every weighted document is put on the unit sphere,

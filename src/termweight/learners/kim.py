@@ -51,16 +51,14 @@ __all__ = ["MiniMax", "MixCH", "alpha_step", "minimax_objective", "minimax_path"
 
 # ----------------------------------------------------------------------------- helpers
 def project_simplex(v: np.ndarray) -> np.ndarray:
-    """Euclidean projection of ``v`` onto the probability simplex (sort-based, O(J log J))."""
-    v = np.asarray(v, dtype=np.float64)
-    u = -v
-    u.sort()
-    u = -u  # descending
-    css = u.cumsum()
-    css -= 1.0
-    # u_k - css_k / k > 0 holds for a prefix k = 1..rho+1 of the sorted values
-    rho = np.count_nonzero(u * np.arange(1, v.size + 1) > css) - 1
-    return np.maximum(v - css[rho] / (rho + 1.0), 0.0)
+    """Euclidean projection of ``v`` onto the probability simplex (sort-based, O(J log J)); the
+    compiled loop that the exact solver's master problem uses."""
+    from termweight.learners._bundle import _project_simplex
+
+    v = np.ascontiguousarray(v, dtype=np.float64)
+    out = np.empty_like(v)
+    _project_simplex(v, out)
+    return out
 
 
 def _resolve_bases(base_weights, X, y01: np.ndarray) -> np.ndarray:
@@ -369,9 +367,9 @@ def _line_search(Mb, Mc, vb, d, C, max_eval=20):
     with ``m(k) = M_b + k (M_c - M_b)`` (OCAS line search, Franc & Sonnenburg 2009): phi is convex
     and piecewise quadratic; Newton steps on its derivative with the active pieces held fixed
     (exact once they stop changing), safeguarded by bisection of the bracket."""
-    from termweight.learners._bundle import dot, loss_slope
+    from termweight.learners._bundle import loss_slope
 
-    q1, q2 = dot(vb, d) / C, dot(d, d) / C
+    q1, q2 = _dot(vb, d) / C, _dot(d, d) / C
     if q2 <= 0.0:
         return 0.0
     A0, dM = np.ascontiguousarray(1.0 - Mb), np.ascontiguousarray(Mc - Mb)

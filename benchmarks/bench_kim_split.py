@@ -37,6 +37,7 @@ OUT = Path(__file__).parent / "results" / "kim_split.json"
 
 
 def measure(root: Path, key: str, name: str, svm_max_iter: int | None = None) -> dict:
+    from termweight.evaluation import averages
     from termweight.experiments import kim as K
     from termweight.learners.kim import MixCH
     from termweight.splits import Split
@@ -96,10 +97,10 @@ def measure(root: Path, key: str, name: str, svm_max_iter: int | None = None) ->
                 for stage in ("select", "fit")}
 
     svm_total = sum(svm.values())
-    counts = fits.groupby("method", sort=False)[["tp", "fp", "fn"]].sum()
-    micro = 2 * counts["tp"] / (2 * counts["tp"] + counts["fp"] + counts["fn"])
+    micro = {m: averages(grp[["tp", "fp", "fn", "tn"]])["micro_f1"]
+             for m, grp in fits.groupby("method", sort=False)}
     return {"svm_max_iter": cfg.get("svm", {}).get("max_iter"),
-            "test_micro_f": {m: round(float(f), 4) for m, f in micro.items()},
+            "test_micro_f": {m: round(f, 4) for m, f in micro.items()},
             "cpu_s": round(cpu, 2), "wall_s": round(wall, 2), "svm_steps_s": round(svm_total, 2),
             "svm_share": round(svm_total / cpu, 3), "rest_s": round(cpu - svm_total, 2),
             "fit_predict_s": table(whole), "svm_steps_by_method_s": table(svm)}

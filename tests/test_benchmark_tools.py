@@ -5,32 +5,27 @@ of the same config is in tests/test_slurm.py)."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
-from workflow_utils import TINY_BENCHMARK, TINY_BENCHMARK_REPORTS, digests, make_project, run
+from workflow_utils import TINY_BENCHMARK_REPORTS, copy_project, digests, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
 
 @pytest.fixture(scope="module")
-def both(tmp_path_factory, mirror):
-    """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place)."""
-    params = {"mirror": str(mirror), "benchmark": TINY_BENCHMARK}
-    base = tmp_path_factory.mktemp("bench_tools")
-    dvc = make_project(base / "dvc", params)
-    res = run(["dvc", "repro", "benchmark_report"], dvc, timeout=900)
+def both(tiny_bench_dvc, tiny_bench_smk):
+    """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place): the
+    shared builds of conftest.py."""
+    log = tiny_bench_dvc.with_suffix(".log").read_text()
     for stage in ("benchmark_encode@tr12", "benchmark_train@tr11-mnb", "benchmark_report"):
-        assert f"Running stage '{stage}'" in res.stdout, stage
-    smk = make_project(base / "smk", params)
-    shutil.copy2(dvc / "dvc.lock", smk / "dvc.lock")
-    run(["snakemake", "--cores", "2", "benchmark"], smk, timeout=900)
-    return dvc, smk
+        assert f"Running stage '{stage}'" in log, stage
+    return tiny_bench_dvc, tiny_bench_smk
 
 
-def test_dvc_repro_equals_snakemake(both):
+def test_dvc_repro_equals_snakemake(both, tmp_path):
     dvc, smk = both
-    assert run(["dvc", "status", "--json", "benchmark_report"], dvc).stdout.strip() == "{}"
+    assert run(["dvc", "status", "--json", "benchmark_report"],
+               copy_project(dvc, tmp_path / "dvc")).stdout.strip() == "{}"
     for path in TINY_BENCHMARK_REPORTS:
         assert (dvc / path).read_bytes() == (smk / path).read_bytes(), path
     # the per-learner tables and figures (not DVC outputs: their names follow the config)
@@ -43,9 +38,10 @@ def test_dvc_repro_equals_snakemake(both):
     assert digests(dvc) == digests(smk)
 
 
-def test_snakemake_outputs_match_the_dvc_lock(both):
+def test_snakemake_outputs_match_the_dvc_lock(both, tmp_path):
     """Snakemake's directories carry its .snakemake_timestamp marker (in .dvcignore), so they
     hash as DVC's: `dvc repro` after Snakemake has nothing to recompute."""
     _, smk = both
     assert (smk / "data/benchmark/encoded/bench_tr11/.snakemake_timestamp").exists()
-    assert run(["dvc", "status", "--json", "benchmark_report"], smk).stdout.strip() == "{}"
+    assert run(["dvc", "status", "--json", "benchmark_report"],
+               copy_project(smk, tmp_path / "smk")).stdout.strip() == "{}"

@@ -94,25 +94,88 @@ def sh(argv, cwd=REPO, timeout=600):
     return res
 
 
-def check_command(argv: list[str], cwd=REPO) -> None:
-    prog = argv[0]
-    if prog == "snakemake":
-        sh([*argv, "-n", "--quiet", "rules"], cwd)
-    elif prog == "dvc" and argv[1] == "repro":
-        sh(["dvc", "status", *argv[2:]], cwd)
-    elif prog.endswith("restore-from-dvc"):
-        args = [a for a in argv[1:] if a != "--no-pull"]
-        stages, targets = ((args[:args.index("--")], args[args.index("--") + 1:]) if "--" in args
-                           else (args, []))
-        assert (REPO / prog).stat().st_mode & 0o111, f"{prog} is not executable"
-        if stages:
-            sh(["dvc", "status", *stages], cwd)
-        sh(["snakemake", *targets, "-n", "--quiet", "rules"], cwd)
-    elif prog == "python" or prog.endswith("/python"):
-        sh([sys.executable, *argv[1:]], cwd)
-    else:
-        pytest.fail(f"no rule to check the documented command {shlex.join(argv)!r}: add one to "
-                    "tests/test_doc_snippets.py")
+#: snakemake options that take a value (the rest of a command's words are its targets)
+SMK_VALUE_OPTIONS = {"--cores", "-c", "--jobs", "-j", "--profile", "--config", "--configfile"}
+
+
+def plan(argvs: list[list[str]]) -> tuple[dict, list[str], list[list[str]]]:
+    """The checks that documented commands need, merged: ``{snakemake options: targets}`` (one dry
+    run per distinct set of options), the DVC stages (one `dvc status`), and the other commands."""
+    snakemake: dict[tuple[str, ...], list[str]] = {}
+    stages: list[str] = []
+    others: list[list[str]] = []
+
+    def add(opts, targets):
+        merged = snakemake.setdefault(tuple(opts), [])
+        merged.extend(t for t in (targets or ["all"]) if t not in merged)  # none: the default
+
+    for argv in argvs:
+        prog = argv[0]
+        if prog == "snakemake":
+            opts, targets, words = [], [], iter(argv[1:])
+            for word in words:
+                if not word.startswith("-"):
+                    targets.append(word)
+                elif word in ("--cores", "-c"):  # changes no plan: one dry run for any count
+                    next(words)
+                else:
+                    opts += [word, next(words)] if word in SMK_VALUE_OPTIONS else [word]
+            add(opts, targets)
+        elif prog == "dvc" and argv[1] == "repro":
+            stages.extend(a for a in argv[2:] if a not in stages)
+        elif prog.endswith("restore-from-dvc"):
+            assert (REPO / prog).stat().st_mode & 0o111, f"{prog} is not executable"
+            args = [a for a in argv[1:] if a != "--no-pull"]
+            cut = args.index("--") if "--" in args else len(args)
+            stages.extend(a for a in args[:cut] if a not in stages)
+            add([], args[cut + 1:])
+        elif prog == "python" or prog.endswith("/python"):
+            others.append([sys.executable, *argv[1:]])
+        else:
+            pytest.fail(f"no rule to check the documented command {shlex.join(argv)!r}: add one to "
+                        "tests/test_doc_snippets.py")
+    return snakemake, stages, others
+
+
+def checks(argvs: list[list[str]]) -> list[list[str]]:
+    """The commands that check ``argvs``: `snakemake ...` as a dry run (`-n`: its targets, rules
+    and DAG must resolve), `dvc repro STAGES` as `dvc status STAGES`, `restore-from-dvc STAGES --
+    TARGETS` as both, `python ...` for real."""
+    snakemake, stages, others = plan(argvs)
+    return ([["snakemake", *targets, *opts, "-n", "--quiet", "rules"]  # --quiet takes words
+             for opts, targets in snakemake.items()]
+            + ([["dvc", "status", *stages]] if stages else []) + others)
+
+
+def check_commands(argvs: list[list[str]], cwd=REPO) -> None:
+    """Every command of ``argvs`` resolves, with one dry run and one `dvc status` for all of them
+    (two at a time: the machine's cores). A merged check that fails is retried command by command
+    so that the message names the documented command that fails."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def ok(argv):
+        try:
+            sh(argv, cwd)
+        except AssertionError:
+            return False
+        return True
+
+    merged = checks(argvs)
+    with ThreadPoolExecutor(2) as pool:
+        failed = [c for c, good in zip(merged, pool.map(ok, merged), strict=True) if not good]
+    for check in failed:
+        for argv in argvs:
+            for single in checks([argv]):
+                if single[0] == check[0]:
+                    sh(single, cwd)  # fails with the documented command and its output
+        sh(check, cwd)  # fails only when merged: show that
+
+
+def documented_commands(path: Path) -> list[list[str]]:
+    """The commands of a page's bash blocks, the README's quick start excepted (it runs whole in
+    tests/test_quickstart.py and .ci/run)."""
+    return [argv for block in blocks(path, "bash") if "python3 -m venv" not in block
+            for argv in commands(block)]
 
 
 @pytest.mark.parametrize("path", [p for p in DOCS if blocks(p, "python")], ids=ids)
@@ -125,14 +188,18 @@ def test_python_snippets_run(path, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in DOCS if blocks(p, "bash")], ids=ids)
-def test_bash_snippets_resolve(path, tmp_path):
-    cwd = tutorial_project(path, tmp_path / "project") if tutorial_files(path) else REPO
-    for block in blocks(path, "bash"):
-        if "python3 -m venv" in block:  # the quick start: tests/test_quickstart.py
-            continue
-        for argv in commands(block):
-            check_command(argv, cwd)
+def test_bash_snippets_resolve():
+    """The commands of every page but the tutorials, checked in this repository all at once."""
+    pages = [p for p in DOCS if blocks(p, "bash") and not tutorial_files(p)]
+    check_commands([argv for p in pages for argv in documented_commands(p)])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [p for p in DOCS if blocks(p, "bash") and tutorial_files(p)],
+                         ids=ids)
+def test_tutorial_bash_snippets_resolve(path, tmp_path):
+    """A tutorial's commands, in a copy of the project with the page's files written."""
+    check_commands(documented_commands(path), tutorial_project(path, tmp_path / "project"))
 
 
 def yaml_fragments(path: Path) -> list[str]:

@@ -15,10 +15,19 @@ import sys
 
 import pytest
 import yaml
-from workflow_utils import REPO, SMALL, digests, make_project, nothing_to_do, run
+from workflow_utils import (
+    DVC_SLICE,
+    REPO,
+    SMALL,
+    SMK_SLICE,
+    copy_project,
+    digests,
+    make_project,
+    nothing_to_do,
+    run,
+)
 
 PAPERS = ("esuli", "mukras", "forman", "kim", "ferreira")
-DVC_SLICE = ["table@slice", "figure@slice"]
 
 
 def tw(*args, cwd):
@@ -101,12 +110,11 @@ def _with_default_remote(root):
 
 
 @pytest.mark.slow
-def test_dvc_metrics_show_is_one_short_row_and_snakemake_writes_the_same(tmp_path):
-    root = _with_default_remote(make_project(tmp_path / "p", SMALL))
+def test_dvc_metrics_show_is_one_short_row_and_snakemake_writes_the_same(slice_dvc, tmp_path):
+    root = _with_default_remote(copy_project(slice_dvc, tmp_path / "p"))  # after dvc repro
     (root / "reports/metrics").mkdir(parents=True, exist_ok=True)
     for paper in PAPERS:  # committed results of the papers (their stages are not run here)
         shutil.copy2(REPO / f"reports/metrics/{paper}.json", root / f"reports/metrics/{paper}.json")
-    run(["dvc", "repro", "--quiet", *DVC_SLICE], root)
     # --single-item: the papers' stages upstream of reports/metrics are not run
     run(["dvc", "repro", "--quiet", "--single-item", "headlines"], root)
     shown = json.loads(run(["dvc", "metrics", "show", "--json"], root).stdout)
@@ -129,27 +137,32 @@ def test_dvc_metrics_show_is_one_short_row_and_snakemake_writes_the_same(tmp_pat
     by_dvc = (root / "reports/headlines.json").read_bytes()
     (root / "reports/headlines.json").unlink()
     run([str(root / "workflow/scripts/restore-from-dvc"), "--no-pull", *DVC_SLICE, "--",
-         "experiments"], root)
+         *SMK_SLICE], root)
     run(["snakemake", "--cores", "1", "headlines"], root)
     assert (root / "reports/headlines.json").read_bytes() == by_dvc
 
 
 @pytest.mark.slow
-def test_default_remote_push_then_a_fresh_checkout_restores(tmp_path):
-    first = _with_default_remote(make_project(tmp_path / "first", SMALL))
+def test_default_remote_push_then_a_fresh_checkout_restores(slice_dvc, tmp_path):
+    """`dvc push` to the committed default remote, then a checkout with the lock and git's files
+    but no data: workflow/scripts/restore-from-dvc gives the same bytes and leaves Snakemake
+    nothing to rebuild."""
+    first = _with_default_remote(copy_project(slice_dvc, tmp_path / "first"))  # after dvc repro
     remote = tmp_path / "termweight-dvc-remote"  # beside the checkout, from .dvc/config
     assert run(["dvc", "remote", "default"], first).stdout.strip() == "local"
-    run(["dvc", "repro", "--quiet", *DVC_SLICE], first)
     assert not remote.exists()
     run(["dvc", "push", "--quiet", "--with-deps", *DVC_SLICE], first)  # no `dvc remote add`
     assert remote.is_dir() and any(p.is_file() for p in remote.rglob("*"))
     # a fresh checkout beside it: dvc.lock and the cache: false reports/ come from git
     clone = _with_default_remote(make_project(tmp_path / "clone", SMALL))
     shutil.copy2(first / "dvc.lock", clone / "dvc.lock")
-    for path in ("reports/metrics", "reports/tables", "reports/figures"):
-        shutil.copytree(first / path, clone / path, dirs_exist_ok=True)
+    for path in ("reports/metrics", "reports/tables", "reports/figures", "reports/macros",
+                 "reports/generated"):
+        if (first / path).exists():
+            shutil.copytree(first / path, clone / path, dirs_exist_ok=True)
+    if (first / "reports/paper.pdf").exists():  # committed to git, not a DVC output
+        shutil.copy2(first / "reports/paper.pdf", clone / "reports/paper.pdf")
     assert not (clone / "data/corpus").exists()
-    run([str(clone / "workflow/scripts/restore-from-dvc"), *DVC_SLICE, "--", "experiments"],
-        clone)
+    run([str(clone / "workflow/scripts/restore-from-dvc"), *DVC_SLICE, "--", *SMK_SLICE], clone)
     assert digests(clone) == digests(first)
-    assert nothing_to_do(clone, ["experiments"])
+    assert nothing_to_do(clone, SMK_SLICE)

@@ -1,6 +1,7 @@
 """docs/extending.md, run for real: its dataset file and its experiment are written into a copy of
-the project (the small offline base configuration), the README's run command runs the new
-experiment end to end, and the new dataset reruns nothing that existed before it."""
+the project (the small offline configuration, already built: conftest's ``slice_smk``), the
+README's run command runs the new experiment end to end, and the new dataset reruns nothing that
+existed before it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 import yaml
 from test_doc_snippets import merge_params, tutorial_files
-from workflow_utils import REPO, SMALL, env, make_project
+from workflow_utils import REPO, copy_project, env
 
 pytestmark = pytest.mark.slow
 
@@ -27,9 +28,8 @@ def run_in(root, cmd, **kw):
     return res.stdout + res.stderr
 
 
-def test_a_new_dataset_and_experiment_as_the_page_says(tmp_path):
-    root = make_project(tmp_path / "project", SMALL)
-    run_in(root, ["snakemake", "--cores", "2", "experiments", "--quiet"])  # the slice exists
+def test_a_new_dataset_and_experiment_as_the_page_says(slice_smk, tmp_path):
+    root = copy_project(slice_smk, tmp_path / "project")  # the slice exists (`experiments` ran)
 
     files = tutorial_files(PAGE)
     frag = yaml.safe_load(files.pop("params.yaml"))

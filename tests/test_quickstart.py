@@ -66,18 +66,26 @@ def clone(tmp_path_factory):
 
 def test_ci_runs_the_readme_commands_as_written():
     ci = (REPO / ".ci/run").read_text()
-    run_cmd, test_cmd = readme_commands()[:2]
-    assert f"RUN_CMD='{run_cmd}'" in ci and f"TEST_CMD='{test_cmd}'" in ci
-    assert f"\n{run_cmd}\n" in ci and f"\n{test_cmd}\n" in ci  # and runs them, not just names them
+    run_cmd, *test_cmds = readme_commands()
+    names = ("RUN_CMD", "TEST_CMD", "HEAVY_CMD")
+    assert len(test_cmds) == len(names) - 1, test_cmds
+    for name, cmd in zip(names, [run_cmd, *test_cmds], strict=True):
+        assert f"{name}='{cmd}'" in ci, name
+    # and runs them, not just names them: the install line as is, each test tier through run_tier
+    assert f"\n{run_cmd}\n" in ci
+    for cmd in test_cmds:
+        assert f"\nrun_tier {cmd} || status=1\n" in ci, cmd
 
 
-def test_readme_has_the_two_commands():
-    run_cmd, test_cmd = readme_commands()[:2]
+def test_readme_has_the_commands():
+    run_cmd, test_cmd, heavy_cmd = readme_commands()
     assert run_cmd.startswith("python3 -m venv .venv && ") and "pip install -e" in run_cmd
     assert after_install(run_cmd) == "snakemake --cores 2"
-    assert "pytest" in test_cmd
+    assert test_cmd == ".venv/bin/python -m pytest"  # the default tier: pyproject's addopts
+    assert heavy_cmd == f"{test_cmd} -m heavy"  # the second tier
 
 
+@pytest.mark.heavy  # the second tier (`pytest -m heavy`): a whole fresh clone
 def test_quick_start_in_a_fresh_clone(clone):
     umask = os.umask(0o022)
     os.umask(umask)

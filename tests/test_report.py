@@ -1,7 +1,8 @@
 """The LaTeX report: summary/section/provenance generation, and a real build of reports/paper.pdf.
 
-The end-to-end test runs `snakemake --cores 2 report` on a small offline configuration (BBC News,
-2 folds x 1 repeat, two encodings) in a temporary project, then reads the PDF back with
+The end-to-end test takes the README's run command (`snakemake --cores 2`, report included) on a
+small offline configuration (BBC News, 2 folds x 1 repeat, two encodings: conftest's
+``slice_reported``), then reads the PDF back with
 `pdftotext`. It needs latexmk, pdflatex and pdftotext: without them it is skipped, except in CI
 (CI=true), where .ci/run installs them and their absence is a failure.
 """
@@ -13,7 +14,7 @@ import json
 import shutil
 
 import pytest
-from workflow_utils import SMALL, make_project, nothing_to_do, pdf_text, require_tex, run
+from workflow_utils import copy_project, nothing_to_do, pdf_text, require_tex, run
 
 from termweight.cli import main
 from termweight.experiments import report
@@ -141,11 +142,10 @@ def test_an_experiment_without_a_section_gets_a_generic_one(tmp_path):
 # --- the real build ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(slice_reported, tmp_path_factory):
+    """The README's run command on the small config (conftest's ``slice_reported``), copied."""
     require_tex()
-    root = make_project(tmp_path_factory.mktemp("report"), SMALL)
-    run(["snakemake", "report", "--cores", "2", "--quiet"], root)
-    return root
+    return copy_project(slice_reported, tmp_path_factory.mktemp("report") / "project")
 
 
 @pytest.mark.slow

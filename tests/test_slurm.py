@@ -28,9 +28,7 @@ import time
 from pathlib import Path
 
 import pytest
-from workflow_utils import SMALL, TINY_BENCHMARK, digests, make_project, run
-
-pytestmark = pytest.mark.slow
+from workflow_utils import SMALL, digests, make_project, tiny_benchmark_params
 
 PROGRAMS = {"munged": "munge", "mungekey": "munge", "slurmctld": "slurmctld", "slurmd": "slurmd",
             "sbatch": "slurm-client", "squeue": "slurm-client", "srun": "slurm-client",
@@ -223,12 +221,18 @@ def cluster(tmp_path_factory):
         if os.environ.get("CI") == "true":
             pytest.fail(f"Slurm test cannot run in CI: {why}")
         pytest.skip(why)
-    c = LocalSlurm(tmp_path_factory.mktemp("slurm"))
-    try:
-        c.start()
-        yield c
-    finally:
-        c.stop()
+    from filelock import FileLock
+
+    # one test cluster at a time on this machine (another worker or test run would overwrite
+    # /etc/slurm/slurm.conf, which the job steps read)
+    DEFAULT_CONF.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(DEFAULT_CONF.parent / ".termweight-test-cluster.lock")):
+        c = LocalSlurm(tmp_path_factory.mktemp("slurm"))
+        try:
+            c.start()
+            yield c
+        finally:
+            c.stop()
 
 
 # the offline default workflow: the slice's reports (other papers' targets are not configured)
@@ -257,24 +261,24 @@ def _slurm_snakemake(cluster, root, targets):
     return res, logs
 
 
-def test_slurm_run_equals_local_run(cluster, tmp_path):
-    local = make_project(tmp_path / "local", SMALL)
-    run(["snakemake", *TARGETS, "--cores", "2", "--quiet"], local)
-
+@pytest.mark.slow
+@pytest.mark.heavy  # the second tier (`pytest -m heavy`): minutes on a cluster
+def test_slurm_run_equals_local_run(cluster, slice_smk, tmp_path):
+    """Compared with the local `snakemake --cores 2` run of the same config (conftest's
+    ``slice_smk``, whose `experiments` target writes exactly these files and no others)."""
     root = make_project(tmp_path / "slurm", SMALL)
     _slurm_snakemake(cluster, root, TARGETS)
-    assert digests(root) == digests(local)
+    assert digests(root) == digests(slice_smk)
 
 
+@pytest.mark.slow
+@pytest.mark.heavy  # the second tier (`pytest -m heavy`): minutes on a cluster
 @pytest.mark.realdata
-def test_slurm_benchmark_equals_local_run(cluster, tmp_path, mirror):
-    """The benchmark family (a tiny config) through the Slurm profile: the same bytes."""
-    params = {**SMALL, "mirror": str(mirror), "benchmark": TINY_BENCHMARK}
-    local = make_project(tmp_path / "local", params)
-    run(["snakemake", "benchmark", "--cores", "2", "--quiet"], local, timeout=900)
-
-    root = make_project(tmp_path / "slurm", params)
+def test_slurm_benchmark_equals_local_run(cluster, tmp_path, mirror, tiny_bench_smk):
+    """The benchmark family (a tiny config) through the Slurm profile: the same bytes as the
+    local `snakemake --cores 2 benchmark` run (conftest's ``tiny_bench_smk``)."""
+    root = make_project(tmp_path / "slurm", tiny_benchmark_params(mirror))
     _, logs = _slurm_snakemake(cluster, root, ["benchmark"])
     for rule in ("benchmark_encode_bench_tr11", "benchmark_train_bench_tr12_mnb", "benchmark_report"):
         assert f"rule_{rule}" in logs, logs
-    assert digests(root) == digests(local)
+    assert digests(root) == digests(tiny_bench_smk)

@@ -13,7 +13,7 @@ import shutil
 import zipfile
 
 import pytest
-from workflow_utils import REPO, SMALL, make_project, nothing_to_do, run
+from workflow_utils import REPO, copy_project, nothing_to_do, run
 
 pytestmark = pytest.mark.slow
 
@@ -33,10 +33,9 @@ def _report(root, name, *targets):
 
 
 @pytest.fixture(scope="module")
-def slice_project(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("report"), SMALL)
-    run(["snakemake", "--cores", "2", "--quiet"], root)
-    return root
+def slice_project(slice_reported, tmp_path_factory):
+    """The README's run command on the small config (conftest's ``slice_reported``), copied."""
+    return copy_project(slice_reported, tmp_path_factory.mktemp("report") / "project")
 
 
 def test_report_holds_the_slices_table_figure_and_metrics(slice_project):

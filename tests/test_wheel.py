@@ -103,6 +103,7 @@ def test_build_and_twine_check(dist):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy  # the second tier (`pytest -m heavy`): a whole clean environment
 def test_wheel_in_a_clean_environment(dist, tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)

@@ -1,44 +1,36 @@
-"""Real Snakemake and DVC runs of a small configuration in a temporary project directory.
+"""Real Snakemake and DVC runs of a small configuration in temporary projects.
 
-The small config is the offline default (BBC News) with 2 folds x 1 repeat and two encodings.
-Checks: outputs exist and are sane; `--cores 1` and `--cores 2` give identical bytes; `dvc repro`
-then `dvc status` is clean and `snakemake -n` has nothing to do; Snakemake's outputs match DVC's
-lock (so `dvc repro` after Snakemake recomputes nothing); `dvc push`/`dvc pull` with a local remote
-plus workflow/scripts/restore-from-dvc leaves Snakemake nothing to do.
+The small config is the offline default (BBC News) with 2 folds x 1 repeat and two encodings; its
+Snakemake and DVC builds are shared by the whole test run (conftest.py: ``slice_smk``,
+``slice_dvc``). Checks: outputs exist and are sane; `--cores 1` and `--cores 2` give identical bytes;
+so does the per-split fan-out; `dvc repro` then `dvc status` is clean and `snakemake -n` has nothing
+to do; Snakemake's outputs match DVC's lock (so `dvc repro` after Snakemake recomputes nothing); the
+two tools never run at once. The DVC remote round trip is in tests/test_dvc_metrics.py.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 import yaml
-from workflow_utils import SMALL, digests, make_project, mtimes, nothing_to_do, run
+from workflow_utils import (
+    DVC_SLICE,
+    SMALL,
+    SMK_SLICE,
+    copy_project,
+    digests,
+    make_project,
+    mtimes,
+    nothing_to_do,
+    run,
+)
 
 pytestmark = pytest.mark.slow
 
-# The slice's final DVC stages (upstream stages come with them) and Snakemake target; the papers'
-# stages and rules are in the project too but not run here.
-DVC_SLICE = ["table@slice", "figure@slice"]
-SMK_SLICE = ["experiments"]
 
-
-@pytest.fixture(scope="module")
-def snake2(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("snake2"), SMALL)
-    run(["snakemake", *SMK_SLICE, "--cores", "2", "--quiet"], root)
-    return root
-
-
-@pytest.fixture(scope="module")
-def dvcrun(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("dvc"), SMALL)
-    run(["dvc", "repro", "--quiet", *DVC_SLICE], root)
-    return root
-
-
-def test_snakemake_outputs(snake2):
+def test_snakemake_outputs(slice_smk, tmp_path):
+    snake2 = slice_smk
     metrics = json.loads((snake2 / "reports/metrics/slice.json").read_text())
     assert set(metrics["encodings"]) == {"binary", "binary-bns"}
     for enc in metrics["encodings"].values():
@@ -49,22 +41,22 @@ def test_snakemake_outputs(snake2):
         assert (snake2 / f"reports/figures/slice.{ext}").stat().st_size > 1000
     # one job per step over all splits and encodings (the default fan-out)
     assert (snake2 / "logs/train/slice.log").read_text().count("tasks fitted") == 4
-    assert nothing_to_do(snake2, SMK_SLICE)
+    assert nothing_to_do(copy_project(snake2, tmp_path / "again"), SMK_SLICE)
 
 
-def test_cores_do_not_change_results(snake2, tmp_path):
+def test_cores_do_not_change_results(slice_smk, tmp_path):
     root = make_project(tmp_path / "snake1", SMALL)
     run(["snakemake", *SMK_SLICE, "--cores", "1", "--quiet"], root)
-    assert digests(root) == digests(snake2)
+    assert digests(root) == digests(slice_smk)
 
 
-def test_per_split_fanout_writes_the_same_bytes(snake2, tmp_path):
+def test_per_split_fanout_writes_the_same_bytes(slice_smk, tmp_path):
     # `--config fanout=split` (the Slurm profile's): one job per split and encoding
     root = make_project(tmp_path / "split", SMALL)
     res = run(["snakemake", *SMK_SLICE, "--cores", "2", "--config", "fanout=split"], root)
     assert "rule train:" in res.stdout + res.stderr and "train_slice" not in res.stdout + res.stderr
     assert (root / "logs/train/slice/binary/r0f0.log").exists()
-    assert digests(root) == digests(snake2)
+    assert digests(root) == digests(slice_smk)
 
 
 def test_snakemake_and_dvc_never_run_at_once(tmp_path):
@@ -100,46 +92,27 @@ def test_snakemake_and_dvc_never_run_at_once(tmp_path):
         assert smk.wait(timeout=600) == 0, smk.stderr.read()
 
 
-def test_dvc_repro_then_snakemake_has_nothing_to_do(dvcrun, snake2):
+def test_dvc_repro_then_snakemake_has_nothing_to_do(slice_dvc, slice_smk, tmp_path):
+    dvcrun = copy_project(slice_dvc, tmp_path / "dvc")
     assert run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], dvcrun).stdout.strip() == "{}"
     assert nothing_to_do(dvcrun, SMK_SLICE)
     # Snakemake and DVC write byte-identical files
-    assert digests(dvcrun) == digests(snake2)
+    assert digests(dvcrun) == digests(slice_smk)
 
 
-def test_snakemake_then_dvc_repro_recomputes_nothing(dvcrun, tmp_path):
-    # A clone has the committed dvc.lock but no data; Snakemake builds everything, and its
-    # onsuccess handler stores the outputs in DVC's cache because they match the lock.
-    root = make_project(tmp_path / "s_then_d", SMALL)
-    shutil.copy2(dvcrun / "dvc.lock", root / "dvc.lock")
-    res = run(["snakemake", "--cores", "2", *SMK_SLICE], root)
-    assert "every output byte-identical to the lock; their data/ outputs are now in the DVC" \
-        in res.stderr
+def test_snakemake_then_dvc_repro_recomputes_nothing(slice_smk, tmp_path):
+    # A clone has the committed dvc.lock but no data; Snakemake builds everything (slice_smk ran
+    # with DVC's lock in place), and its onsuccess handler stores the outputs in DVC's cache
+    # because they match the lock.
+    log = slice_smk.with_suffix(".log").read_text()
+    assert "every output byte-identical to the lock; their data/ outputs are now in the DVC" in log
+    root = copy_project(slice_smk, tmp_path / "s_then_d")
     assert run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], root).stdout.strip() == "{}"
     before = mtimes(root)
     res = run(["dvc", "repro", *DVC_SLICE], root)
     assert "didn't change, skipping" in res.stdout and "Running stage" not in res.stdout
     assert mtimes(root) == before  # no stage ran, no file rewritten
     assert nothing_to_do(root, SMK_SLICE)
-
-
-def test_dvc_push_pull_restores_without_snakemake_rebuilding(dvcrun, tmp_path):
-    remote = tmp_path / "remote"
-    run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], dvcrun)
-    run(["dvc", "push", "-q", "--with-deps", *DVC_SLICE], dvcrun)
-    clone = make_project(tmp_path / "clone", SMALL)
-    shutil.copy2(dvcrun / "dvc.lock", clone / "dvc.lock")
-    run(["dvc", "remote", "add", "-f", "-d", "local", str(remote)], clone)
-    for path in ("reports/metrics", "reports/tables", "reports/figures", "reports/macros",
-                 "reports/generated"):
-        # cache: false outputs live in git, not the remote: a clone has them from git
-        if (dvcrun / path).exists():
-            shutil.copytree(dvcrun / path, clone / path, dirs_exist_ok=True)
-    if (dvcrun / "reports/paper.pdf").exists():  # committed to git, not a DVC output
-        shutil.copy2(dvcrun / "reports/paper.pdf", clone / "reports/paper.pdf")
-    run([str(clone / "workflow/scripts/restore-from-dvc"), *DVC_SLICE, "--", *SMK_SLICE], clone)
-    assert digests(clone) == digests(dvcrun)
-    assert nothing_to_do(clone, SMK_SLICE)
 
 
 def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):

@@ -29,6 +29,11 @@ SMALL = {
 }
 
 
+#: The slice's final DVC stages (upstream stages come with them) and Snakemake target; the papers'
+#: stages and rules are in a project too but not run on SMALL.
+DVC_SLICE = ["table@slice", "figure@slice"]
+SMK_SLICE = ["experiments"]
+
 TEX_TOOLS = ("latexmk", "pdflatex", "pdftotext")
 
 
@@ -94,6 +99,13 @@ def make_project(path: Path, params: dict) -> Path:
     return path
 
 
+def copy_project(src: Path, dest: Path) -> Path:
+    """A private copy of a built project (a shared one of conftest.py): files, DVC's cache and
+    Snakemake's metadata, with their mtimes, so that neither tool sees anything to redo."""
+    shutil.copytree(src, dest, symlinks=True)
+    return dest
+
+
 def digests(root: Path) -> dict[str, str]:
     out = {}
     for sub in ("data", "reports"):
@@ -129,7 +141,58 @@ TINY_BENCHMARK = {
     "alpha": 0.05,
 }
 
+def tiny_benchmark_params(mirror) -> dict:
+    """params.yaml overrides of the tiny benchmark project (conftest's ``tiny_bench_*``)."""
+    return {**SMALL, "mirror": str(mirror), "benchmark": TINY_BENCHMARK}
+
+
 #: The benchmark's report outputs (reports/), for the learners of TINY_BENCHMARK.
 TINY_BENCHMARK_REPORTS = ["reports/metrics/benchmark.json", "reports/macros/benchmark.tex",
                           "reports/tables/benchmark_linearsvc.tex",
                           "reports/tables/benchmark_mnb.tex"]
+
+
+#: Each paper's tiny configuration (its own section of params.yaml); tests/test_<paper>.py checks
+#: its paper's outputs of ONE run of the `papers` target with all five (conftest's ``papers_tiny``).
+FORMAN_CFG = {"folds": 4, "repeats": 1, "bases": ["binary", "tf"],
+              "scalings": ["none", "idf", "bns", "logodds"], "C": 1.0, "max_iter": 1000,
+              "selection": {"selectors": ["ig", "bns"], "scalings": ["none", "bns"],
+                            "counts": [10, 100]},
+              "positive_bins": [5, 10, 15, 20, 25]}
+PAPERS_TINY = {
+    "esuli": {"dataset": "reuters21578", "rounds": 5, "learners": ["adaboost_mh", "mp_boost"],
+              "representations": ["binary", "ordinal"], "svm_C": 1.0},
+    "mukras": {
+        "datasets": {"beauty": {"dataset": "amazon_beauty", "per_class": 12}},
+        "folds": 3,
+        "features": [10, 100, 3000],
+        "ranges": [[10, 100], [100, 3000]],
+        "selectors": ["ig", "ig+linear", "chi2+linear"],
+        "classifiers": ["nb", "svm", "fh"],
+        "fh_selectors": ["ig", "ig+linear"],
+        "prp_columns": "both",
+        "svm_C": 1.0,
+        "alpha": 0.05,
+    },
+    "forman": {**FORMAN_CFG, "datasets": ["tr23", "tr12"]},
+    "kim": {
+        "datasets": {"webkb": {"dataset": "cachopo_webkb", "repeats": 1}},
+        "methods": ["idf", "rf", "or", "mix-ch", "mini-max"],
+        "validation": {"fraction": 0.3, "C_grid": [1.0]},
+        "minimax": {"tol": 0.01, "max_iter": 100, "subgradient_iter": 30},
+        "convergence": {"dataset": "webkb", "split": "r0", "task": "course", "C": [1.0],
+                        "subgradient_iter": 30, "exact_iter": 30, "exact_tol": 0.001},
+    },
+    "ferreira": {"svm_C": 1.0, "modest_rounds": 15, "datasets": {"spambase": {
+        "n_features": 54,
+        "protocol": {"type": "balanced", "train_per_class": 500, "test_per_class": 500,
+                     "repeats": 2},
+        "m": [10, 30], "classifiers": ["svm", "modest"],
+        "td_methods": ["method1", "method2", "fisher", "rp_paper"],
+        "tdi_methods": ["mim", "cmim"]}}},
+}
+
+
+def papers_tiny_params(mirror) -> dict:
+    """params.yaml overrides of the five papers' tiny project (conftest's ``papers_tiny``)."""
+    return {**SMALL, "mirror": str(mirror), **PAPERS_TINY}

@@ -134,7 +134,6 @@ def test_published_numbers_are_complete_and_consistent():
 @pytest.mark.realdata
 def test_esuli_target_end_to_end(papers_tiny):
     """The esuli part of one `snakemake papers` run on tiny configs (conftest's papers_tiny)."""
-
     root = papers_tiny
     summary = json.loads((root / "data/esuli/features/summary.json").read_text())
     assert (summary["train_docs"], summary["test_docs"], summary["categories"]) == (9603, 3299, 90)

@@ -145,7 +145,6 @@ def test_characteristics_and_macro_names():
 @pytest.mark.realdata
 def test_ferreira_target_end_to_end(papers_tiny):
     """The ferreira part of one `snakemake papers` run on tiny configs (conftest's papers_tiny)."""
-
     root = papers_tiny
     metrics = json.loads((root / "reports/metrics/ferreira.json").read_text())
     svm = metrics["datasets"]["spambase"]["svm"]

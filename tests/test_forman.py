@@ -11,15 +11,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.svm import LinearSVC
+from workflow_utils import FORMAN_CFG
 
 from termweight import scoring
 from termweight.experiments import forman
 from termweight.statistics import term_stats
 
-CFG = {"folds": 4, "repeats": 1, "bases": ["binary", "tf"], "scalings": ["none", "idf", "bns",
-       "logodds"], "C": 1.0, "max_iter": 1000,
-       "selection": {"selectors": ["ig", "bns"], "scalings": ["none", "bns"], "counts": [10, 100]},
-       "positive_bins": [5, 10, 15, 20, 25]}
+CFG = FORMAN_CFG  # the settings of the tiny `papers` run too (tests/workflow_utils.py)
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +169,6 @@ def test_confusion_and_pooling():
 @pytest.mark.realdata
 def test_snakemake_forman_target(papers_tiny):
     """The forman part of one `snakemake papers` run on tiny configs (conftest's papers_tiny)."""
-
     root = papers_tiny
     m = json.loads((root / "reports/metrics/forman.json").read_text())
     assert m["tasks"] == 6 + 8 and m["repeats"] == 1 and m["datasets"] == ["tr12", "tr23"]

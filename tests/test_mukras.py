@@ -263,7 +263,6 @@ def test_selector_names():
 @pytest.mark.realdata
 def test_snakemake_mukras_target_end_to_end(papers_tiny):
     """The mukras part of one `snakemake papers` run on tiny configs (conftest's papers_tiny)."""
-
     root = papers_tiny
     info = json.loads((root / "data/mukras/splits/beauty.json").read_text())
     assert info["class_sizes"] == [30, 26, 64, 153, 1105] and info["n_docs"] == 60

@@ -141,6 +141,7 @@ TINY_BENCHMARK = {
     "alpha": 0.05,
 }
 
+
 def tiny_benchmark_params(mirror) -> dict:
     """params.yaml overrides of the tiny benchmark project (conftest's ``tiny_bench_*``)."""
     return {**SMALL, "mirror": str(mirror), "benchmark": TINY_BENCHMARK}

@@ -36,7 +36,9 @@ def measure(rev: str) -> dict:
         clone = base / "main"
         subprocess.run(["git", "clone", "-q", str(REPO), str(clone)], check=True)
         subprocess.run(["git", "-C", str(clone), "checkout", "-q", rev], check=True)
-        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+        # the revision's own code (not the installed checkout's): its src/ first on the path
+        env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+                   PYTHONPATH=str(clone / "src"))
         load = os.getloadavg()[0]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()

@@ -56,16 +56,17 @@ def merge_params(base: dict, frag: dict) -> dict:
 
 def tutorial_project(path: Path, dest: Path) -> Path:
     """A copy of the project with the page's tutorial files written (params merged)."""
-    from workflow_utils import make_project
+    from workflow_utils import generate_dvc_yaml, make_project
 
     files = tutorial_files(path)
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     if "params.yaml" in files:
         params = merge_params(params, yaml.safe_load(files.pop("params.yaml")))
-    root = make_project(dest, params)
+    root = make_project(dest, params, dvc_yaml=False)
     for rel, body in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(body)
+    generate_dvc_yaml(root)  # the page's dataset and experiment are in it
     return root
 
 

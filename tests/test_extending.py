@@ -59,3 +59,16 @@ def test_a_new_dataset_and_experiment_as_the_page_says(slice_smk, tmp_path):
     # the PDF has a section for it, built from its metrics
     included = (root / "reports/generated/included.tex").read_text()
     assert f"\\section{{Experiment \\texttt{{{exp.replace('_', chr(92) + '_')}}}}}" in included
+
+    # DVC as the page says: regenerate dvc.yaml (the dataset gets its own prepare stage, with its
+    # module as its code), then `dvc repro` writes the same bytes as Snakemake
+    table = root / f"reports/tables/{exp}.tex"
+    made_by_snakemake = table.read_bytes()
+    run_in(root, ["python", "-m", "termweight", "dvc-yaml"])
+    stages = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    dataset = params["experiments"][exp]["dataset"]
+    prepare = [n for n, s in stages.items() if n.startswith("prepare_") and dataset in s["foreach"]]
+    assert prepare == [f"prepare_{dataset}"], prepare
+    assert rel in stages[prepare[0]]["do"]["deps"]
+    run_in(root, ["dvc", "repro", f"table@{exp}"])
+    assert table.read_bytes() == made_by_snakemake

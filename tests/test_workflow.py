@@ -115,37 +115,24 @@ def test_snakemake_then_dvc_repro_recomputes_nothing(slice_smk, tmp_path):
     assert nothing_to_do(root, SMK_SLICE)
 
 
-def test_dvc_yaml_covers_every_dataset_of_the_experiments(repo):
+def test_dvc_yaml_prepares_every_dataset_params_uses(repo):
+    """The corpus stages are generated for the datasets params.yaml uses (no list to keep in step):
+    one prepare stage per declaring module, which depends on that module and not the others."""
     from termweight.datasets import DATASETS
+    from termweight.pipeline.dvcyaml import datasets_used
 
     stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
     params = yaml.safe_load((repo / "params.yaml").read_text())
-    # the experiments' datasets and the benchmark's: a dataset added to `benchmark: datasets:`
-    # fails here, with the dvc.yaml lines it needs, until `dvc repro` can build its corpus
-    needed = {e["dataset"] for e in params["experiments"].values()}
-    needed |= set(params.get("benchmark", {}).get("datasets", {}))
-    for kind, corpus_stages in (("text", ("prepare", "tokenize", "count")),
-                                ("vectors", ("prepare_vectors",))):
-        want = {d for d in needed if DATASETS[d].kind == kind}
-        for stage in corpus_stages:
-            missing = sorted(want - set(stages[stage]["foreach"]))
-            assert not missing, f"dvc.yaml {stage}: add {missing} to its foreach"
-            assert all(DATASETS[d].kind == kind for d in stages[stage]["foreach"]), stage
-
-
-def test_each_prepare_step_depends_on_its_own_dataset_code(repo):
-    from termweight.datasets.registry import CORE_MODULES, code_files, code_modules
-
-    stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
-    for stage in ("prepare", "prepare_vectors"):
-        deps = stages[stage]["do"]["deps"]
-        core = {f"src/termweight/datasets/{m}.py" for m in CORE_MODULES}
-        assert core <= set(deps), stage
-        for name, item in stages[stage]["foreach"].items():
-            own = [m for m in code_modules(name) if m not in CORE_MODULES]
-            assert own == [item["module"]], (
-                f"dvc.yaml {stage}: write `{name}: {{module: {own[0] if own else '?'}}}` (one "
-                "declaring module per dataset: declare a dataset in its parser's module)")
-    # another dataset's file is not an input: bbc's prepare step never reads reuters.py
-    assert "src/termweight/datasets/reuters.py" not in code_files("bbc")
-    assert "src/termweight/datasets/bbc.py" in code_files("bbc")
+    used = set(datasets_used(params))
+    text = {d for d in used if DATASETS[d].kind == "text"}
+    assert set(stages["tokenize"]["foreach"]) == set(stages["count"]["foreach"]) == text
+    for name, stage in stages.items():
+        if not name.startswith("prepare_"):
+            continue
+        module = name.removeprefix("prepare_")
+        deps = stage["do"]["deps"]
+        assert f"src/termweight/datasets/{module}.py" in deps, name
+        others = {f"src/termweight/datasets/{m['module']}.py" for s in stages.values()
+                  if isinstance(s.get("foreach"), dict) for m in s["foreach"].values()
+                  if isinstance(m, dict) and "module" in m} - {f"src/termweight/datasets/{module}.py"}
+        assert not others & set(deps), (name, others & set(deps))

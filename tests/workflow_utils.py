@@ -73,7 +73,7 @@ def run(cmd, cwd, check=True, timeout=900):
     return res
 
 
-def make_project(path: Path, params: dict) -> Path:
+def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
     """Copy the workflow and library sources into ``path`` with its own params.yaml.
 
     ``params`` overrides top-level keys of the repository's params.yaml (dvc.yaml needs every
@@ -94,9 +94,21 @@ def make_project(path: Path, params: dict) -> Path:
         shutil.copytree(REPO / "reports/sections", path / "reports/sections")
     merged = yaml.safe_load((REPO / "params.yaml").read_text()) | params
     (path / "params.yaml").write_text(yaml.safe_dump(merged, sort_keys=False))
+    if dvc_yaml:  # dvc.yaml for this project's params, as a user regenerates it after editing
+        generate_dvc_yaml(path)
     run(["dvc", "init", "--no-scm", "-q"], path)
     run(["dvc", "config", "core.analytics", "false"], path)
     return path
+
+
+def generate_dvc_yaml(path: Path) -> None:
+    """``python -m termweight dvc-yaml`` in the project, with its own ``src/`` (a dataset module a
+    test wrote there is registered)."""
+    e = env()
+    e["PYTHONPATH"] = str(path / "src")
+    res = subprocess.run([sys.executable, "-m", "termweight", "dvc-yaml"], cwd=path, env=e,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-3000:]
 
 
 def copy_project(src: Path, dest: Path) -> Path:

@@ -12,8 +12,9 @@ The estimators are imported on first use, so ``import termweight`` stays cheap f
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from termweight._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -69,14 +70,4 @@ if TYPE_CHECKING:  # static analysers and documentation tools see the real objec
     )
 
 
-def __getattr__(name: str):
-    """Import a public estimator on first access (PEP 562)."""
-    if name in _ESTIMATORS:
-        value = getattr(import_module(_ESTIMATORS[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'termweight' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(globals(), _ESTIMATORS)

@@ -209,7 +209,9 @@ def benchmark_runs(params: dict) -> dict[str, dict]:
     from termweight.weighting import benchmark_encodings, needed_scores
 
     encodings = benchmark_encodings(b.get("weightings", "all"))
-    C = b.get("C", 1.0)
+    from termweight.learners.linear import DEFAULT_C
+
+    C = b.get("C", DEFAULT_C)
     fit = {"C": C, "relative_C": bool(b.get("relative_C", False)), "max_iter": b.get("max_iter")}
     runs = {}
     for key, d in b["datasets"].items():
@@ -226,8 +228,10 @@ def check_benchmark(params: dict, source: str = "params.yaml") -> None:
     """The benchmark's datasets, weightings and learners must exist; run names must be free."""
     from termweight import datasets, scoring
     from termweight.encoding import BASE_ENCODINGS, EXTRA_BASES
-    from termweight.learners.linear import LEARNERS
-    from termweight.weighting import LEARNED
+    from termweight.learners.registry import one_vs_rest
+    from termweight.weighting import LEARNED, encoding_parts
+
+    learners = [spec.name for spec in one_vs_rest()]
 
     runs = benchmark_runs(params)
     for name, run in runs.items():
@@ -239,9 +243,9 @@ def check_benchmark(params: dict, source: str = "params.yaml") -> None:
                               f"{', '.join(sorted(datasets.DATASETS))}")
     for run in list(runs.values())[:1]:
         for learner in run["learners"]:
-            if learner not in LEARNERS:
+            if learner not in learners:
                 raise ConfigError(f"{source}: benchmark/learners: unknown learner {learner!r}; "
-                                  f"known: {', '.join(LEARNERS)}")
+                                  f"known: {', '.join(learners)}")
         for enc in run["encodings"]:
             base, metric = encoding_parts(enc)
             if base not in BASE_ENCODINGS + EXTRA_BASES:
@@ -294,8 +298,3 @@ def check_workflow_config(config: dict, configfiles=(), schema_path=SCHEMA_REL) 
         print(f"termweight: config error: {_one_line(str(exc), 2000)}", file=sys.stderr)
         raise SystemExit(2) from None
 
-
-def encoding_parts(encoding: str) -> tuple[str, str | None]:
-    """``"binary-bns"`` -> ``("binary", "bns")``; ``"tfidf"`` -> ``("tfidf", None)``."""
-    base, _, metric = encoding.partition("-")
-    return base, (metric or None)

@@ -1,6 +1,6 @@
 """The benchmark's weightings: which encodings ``weightings: all`` means, and learned weightings.
 
-An encoding is ``<base>`` or ``<base>-<weighting>`` (:func:`termweight.config.encoding_parts`):
+An encoding is ``<base>`` or ``<base>-<weighting>`` (:func:`encoding_parts`):
 
 - unsupervised bases :data:`UNSUPERVISED` (``binary``, ``tf``, cosine ``tfidf``, sublinear
   ``ltc``) and ``bm25tf-idf`` (BM25: TF saturation x idf, :func:`termweight.encoding.bm25_tf`);
@@ -65,10 +65,19 @@ def igm_weights(X_train, Y_train, scores=None) -> np.ndarray:
     return scoring.igm(*term_stats(X_train, Y_train).cells())
 
 
-#: weighting computed in the encode step from the training rows -> (function, the bases it
-#: applies to, the scores it needs); mix-ch is learned, tf-igm reads every class at once.
-LEARNED = {"mixch": (mixch_weights, ("ntf",), scoring.KIM_BASES),
-           "igm": (igm_weights, ("tf",), ())}
+#: weighting computed in the encode step from the training rows -> (the bases it applies to,
+#: the scores it needs); mix-ch is learned, tf-igm reads every class at once. Names only: a
+#: step that checks or lists names does not run (nor depend on) the learners behind them.
+LEARNED = {"mixch": (("ntf",), scoring.KIM_BASES),
+           "igm": (("tf",), ())}
+#: the same names -> the function that computes the weights (:func:`learned_weights`)
+_LEARNED_FUNCTIONS = {"mixch": mixch_weights, "igm": igm_weights}
+
+
+def encoding_parts(encoding: str) -> tuple[str, str | None]:
+    """``"binary-bns"`` -> ``("binary", "bns")``; ``"tfidf"`` -> ``("tfidf", None)``."""
+    base, _, metric = encoding.partition("-")
+    return base, (metric or None)
 
 
 def all_encodings() -> list[str]:
@@ -76,7 +85,7 @@ def all_encodings() -> list[str]:
     out = list(UNSUPERVISED)
     for metric, bases in scoring.WEIGHTINGS.items():
         out += [b if metric == "none" else f"{b}-{metric}" for b in bases]
-    for name, (_, bases, _) in LEARNED.items():
+    for name, (bases, _) in LEARNED.items():
         out += [f"{b}-{name}" for b in bases]
     return list(dict.fromkeys(out))
 
@@ -88,13 +97,11 @@ def benchmark_encodings(weightings) -> list[str]:
 
 def needed_scores(encodings) -> list[str]:
     """The metrics the score step must compute for ``encodings`` (idf always: tfidf, ltc, BM25)."""
-    from termweight.config import encoding_parts
-
     need = ["idf"]
     for enc in encodings:
         _, metric = encoding_parts(enc)
         if metric in LEARNED:
-            need += list(LEARNED[metric][2])
+            need += list(LEARNED[metric][1])
         elif metric is not None:
             need.append(metric)
     return list(dict.fromkeys(need))
@@ -102,5 +109,5 @@ def needed_scores(encodings) -> list[str]:
 
 def learned_weights(name: str, X_train, Y_train, scores, options: dict | None = None) -> np.ndarray:
     """Column scales (n_tasks, n_terms) of learned weighting ``name`` from the training rows."""
-    func = LEARNED[name][0]
+    func = _LEARNED_FUNCTIONS[name]
     return func(X_train, Y_train, scores, **((options or {}) if name == "mixch" else {}))

@@ -29,7 +29,7 @@ for _run, _e in BENCH.items():
         name:
             f"benchmark_split_{_run}"
         input:
-            code="src/termweight/splits.py",
+            code=code_of("split"),
             corpus=_corpus_files,
         output:
             directory(_split_dir),
@@ -50,7 +50,7 @@ for _run, _e in BENCH.items():
         name:
             f"benchmark_stats_{_run}"
         input:
-            code="src/termweight/statistics.py",
+            code=code_of("stats"),
             corpus=_corpus_files,
             splits=_split_dir,
         output:
@@ -72,7 +72,7 @@ for _run, _e in BENCH.items():
         name:
             f"benchmark_score_{_run}"
         input:
-            code="src/termweight/scoring.py",
+            code=code_of("score"),
             stats=_stats_dir,
         output:
             directory(_scores_dir),
@@ -93,7 +93,7 @@ for _run, _e in BENCH.items():
         name:
             f"benchmark_encode_{_run}"
         input:
-            code=["src/termweight/encoding.py", "src/termweight/weighting.py"],
+            code=code_of("encode"),
             corpus=_corpus_files,
             splits=_split_dir,
             stats=_stats_dir,
@@ -131,7 +131,7 @@ for _run, _e in BENCH.items():
             name:
                 f"benchmark_train_{_run}_{_learner}"
             input:
-                code="src/termweight/learners/linear.py",
+                code=code_of("train"),
                 encoded=_encoded_dir,
             output:
                 directory(_model_dir),
@@ -155,6 +155,7 @@ for _run, _e in BENCH.items():
             name:
                 f"benchmark_predict_{_run}_{_learner}"
             input:
+                code=code_of("predict"),
                 encoded=_encoded_dir,
                 models=_model_dir,
             output:
@@ -176,7 +177,7 @@ for _run, _e in BENCH.items():
             name:
                 f"benchmark_evaluate_{_run}_{_learner}"
             input:
-                code=["src/termweight/evaluation.py", "src/termweight/learners/linear.py"],
+                code=code_of("evaluate"),
                 meta=f"{_corpus}/meta.json",
                 encoded=_encoded_dir,
                 models=_model_dir,
@@ -203,6 +204,7 @@ for _run, _e in BENCH.items():
                 f"benchmark_aggregate_{_run}_{_learner}"
             input:
                 _metrics_dir,
+                code=code_of("aggregate"),
             output:
                 tasks=f"{_results}/tasks.csv",
                 runs=f"{_results}/runs.csv",
@@ -233,7 +235,7 @@ BENCH_REPORT = (
 
 rule benchmark_report:
     input:
-        code=["src/termweight/experiments/benchmark.py", "src/termweight/reporting.py"],
+        code=code_of("benchmark-report"),
         runs=[f"{BENCH_DATA}/results/{run}/{learner}/runs.csv" for run in BENCH
               for learner in BENCH_LEARNERS],
     output:

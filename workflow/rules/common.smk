@@ -4,7 +4,9 @@ import glob
 import os
 
 from termweight.config import check_names
-from termweight.datasets import DATASETS, code_files
+from termweight.datasets import DATASETS
+from termweight.datasets.registry import declared_in
+from termweight.pipeline.codedeps import command_code
 from termweight.splits import split_names
 
 check_names(config, source="params.yaml (Snakemake config)")
@@ -43,9 +45,22 @@ def _job_cores():
 JOB_CORES = _job_cores()
 
 
-def dataset_code(wildcards):
-    """The library files a dataset's prepare step runs (termweight.datasets.registry.code_files)."""
-    return code_files(wildcards.dataset)
+@functools.cache
+def _code_of(command, extra_modules):
+    return tuple(command_code(command, extra_modules))
+
+
+def code_of(command, *extra_modules):
+    """Code inputs for a job that runs ``python -m termweight <command>``, i.e. the files of
+    src/termweight the sub-command imports, transitively (termweight.pipeline.codedeps), plus the
+    whole of ``extra_modules``. The same list as the DVC stage's code dependencies (dvc.yaml)."""
+    return list(_code_of(command, tuple(extra_modules)))
+
+
+def prepare_code(wildcards):
+    """Code inputs of `prepare` for one dataset: the sub-command's files plus the dataset's
+    declaring module (found through the registry, not by an import)."""
+    return code_of("prepare", declared_in(wildcards.dataset))
 
 
 def dataset_of(wildcards):

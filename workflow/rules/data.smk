@@ -5,7 +5,7 @@ rule prepare_text:
     wildcard_constraints:
         dataset="|".join(TEXT_DATASETS),
     input:
-        code=dataset_code,  # this dataset's own module(s) and the shared ones, not the folder
+        code=prepare_code,
     output:
         "data/documents/{dataset}/documents.parquet",
         "data/documents/{dataset}/documents.json",
@@ -22,7 +22,7 @@ rule prepare_vectors:
     wildcard_constraints:
         dataset="|".join(VECTOR_DATASETS),
     input:
-        code=lambda w: dataset_code(w) + ["src/termweight/corpus.py"],
+        code=prepare_code,
     output:
         "data/corpus/{dataset}/counts.npz",
         "data/corpus/{dataset}/meta.json",
@@ -38,7 +38,7 @@ rule prepare_vectors:
 
 rule tokenize:
     input:
-        code="src/termweight/text.py",
+        code=code_of("tokenize"),
         docs=[
             "data/documents/{dataset}/documents.parquet",
             "data/documents/{dataset}/documents.json",
@@ -57,7 +57,7 @@ rule count:
     wildcard_constraints:
         dataset="|".join(TEXT_DATASETS),
     input:
-        code=["src/termweight/text.py", "src/termweight/corpus.py"],
+        code=code_of("count"),
         docs=rules.tokenize.input.docs,
         tokens="data/tokens/{dataset}.parquet",
     output:
@@ -82,6 +82,7 @@ for _exp in EXPERIMENTS:
         input:
             expand("data/corpus/{dataset}/{file}", dataset=EXPERIMENTS[_exp]["dataset"],
                    file=["counts.npz", "meta.json", "terms.txt"]),
+            code=code_of("split"),
         output:
             index=f"data/splits/{_exp}/index.json",
             splits=expand(f"data/splits/{_exp}/{{split}}.npz", split=splits_of(_exp)),

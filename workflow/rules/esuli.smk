@@ -9,7 +9,6 @@ if "esuli" in config:
     ESULI_LEARNERS = ESULI["learners"]
     ESULI_REPS = ESULI["representations"]
     ESULI_FEATURES = ESULI_REPS + [r for r in ["tfidf"] if r not in ESULI_REPS]
-    ESULI_CODE = "src/termweight/experiments/esuli.py"
     ESULI_REPORTS = [
         "reports/tables/esuli_table1.tex",
         "reports/tables/esuli_features.tex",
@@ -22,7 +21,7 @@ if "esuli" in config:
 
     rule esuli_features:
         input:
-            code=["src/termweight/encoding.py", "src/termweight/statistics.py", ESULI_CODE],
+            code=code_of("esuli-features"),
             corpus=expand(
                 "{base}/{file}",
                 base=ESULI_CORPUS,
@@ -39,15 +38,16 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-features --corpus {params.corpus}"
-            " --out 'data/esuli/features/{{rep}}.npz' --summary {output.summary} --reps {params.reps}"
+            "python -m termweight --log {log} esuli-features --params params.yaml"
+            " --corpus {params.corpus} --out 'data/esuli/features/{{rep}}.npz'"
+            " --summary {output.summary}"
 
     rule esuli_boost:
         wildcard_constraints:
             learner="|".join(ESULI_LEARNERS),
             rep="|".join(ESULI_REPS),
         input:
-            code=["src/termweight/learners/boosting.py", ESULI_CODE],
+            code=code_of("esuli-boost"),
             features="data/esuli/features/{rep}.npz",
         output:
             "data/esuli/models/{learner}_{rep}.npz",
@@ -58,16 +58,16 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-boost --features {input.features}"
-            " --rounds {params.rounds} --learners {wildcards.learner} --reps {wildcards.rep}"
-            " --out {output}"
+            "python -m termweight --log {log} esuli-boost --params params.yaml"
+            " --features {input.features} --out {output}"
+            " --learners {wildcards.learner} --reps {wildcards.rep}"
 
     rule esuli_evaluate:
         wildcard_constraints:
             learner="|".join(ESULI_LEARNERS),
             rep="|".join(ESULI_REPS),
         input:
-            code=["src/termweight/learners/boosting.py", "src/termweight/evaluation.py", ESULI_CODE],
+            code=code_of("esuli-evaluate"),
             meta=f"{ESULI_CORPUS}/meta.json",
             features="data/esuli/features/{rep}.npz",
             model="data/esuli/models/{learner}_{rep}.npz",
@@ -81,17 +81,14 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-evaluate --corpus {params.corpus}"
-            " --features {input.features} --model {input.model} --learners {wildcards.learner}"
-            " --reps {wildcards.rep} --out-curve {output.curve} --out-categories {output.categories}"
+            "python -m termweight --log {log} esuli-evaluate --params params.yaml"
+            " --corpus {params.corpus} --features {input.features} --model {input.model}"
+            " --out-curve {output.curve} --out-categories {output.categories}"
+            " --learners {wildcards.learner} --reps {wildcards.rep}"
 
     rule esuli_svm:
         input:
-            code=[
-                "src/termweight/learners/linear.py",
-                "src/termweight/evaluation.py",
-                ESULI_CODE,
-            ],
+            code=code_of("esuli-svm"),
             meta=f"{ESULI_CORPUS}/meta.json",
             features="data/esuli/features/tfidf.npz",
         output:
@@ -104,17 +101,13 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-svm --corpus {params.corpus}"
-            " --features {input.features} --C {params.C} --out {output}"
+            "python -m termweight --log {log} esuli-svm --params params.yaml"
+            " --corpus {params.corpus} --features {input.features} --out {output}"
 
     rule esuli_report:
         input:
-            code=[
-                ESULI_CODE,
-                "src/termweight/experiments/esuli_report.py",
-                "src/termweight/experiments/published/esuli.json",
-                "src/termweight/reporting.py",
-            ],
+            code=code_of("esuli-report"),
+            published="src/termweight/experiments/published/esuli.json",
             summary="data/esuli/features/summary.json",
             categories=expand(
                 "data/esuli/categories/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
@@ -157,20 +150,17 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-report --summary {input.summary}"
+            "python -m termweight --log {log} esuli-report --params params.yaml"
+            " --summary {input.summary}"
             " --categories 'data/esuli/categories/{{run}}.csv' --svm {input.svm}"
             " --curves 'data/esuli/curves/{{run}}.csv'"
-            " --learners {params.learners} --reps {params.reps} --out-table {output.table} --out-features {output.features}"
+            " --out-table {output.table} --out-features {output.features}"
             " --out-notes {output.notes} --out-macros {output.macros} --out-metrics {output.metrics}"
 
     rule esuli_figure:
         input:
-            code=[
-                ESULI_CODE,
-                "src/termweight/experiments/esuli_report.py",
-                "src/termweight/experiments/published/esuli.json",
-                "src/termweight/reporting.py",
-            ],
+            code=code_of("esuli-figure"),
+            published="src/termweight/experiments/published/esuli.json",
             curves=expand(
                 "data/esuli/curves/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
             ),
@@ -191,10 +181,9 @@ if "esuli" in config:
         conda:
             ENV
         shell:
-            "python -m termweight --log {log} esuli-figure"
+            "python -m termweight --log {log} esuli-figure --params params.yaml"
             " --curves 'data/esuli/curves/{{learner}}_{{rep}}.csv'"
-            " --svm {input.svm} --learners {params.learners} --reps {params.reps}"
-            " --out {output.pdf}"
+            " --svm {input.svm} --out {output.pdf}"
 
     rule esuli:
         input:

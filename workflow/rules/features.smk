@@ -3,7 +3,7 @@
 
 rule stats:
     input:
-        code="src/termweight/statistics.py",
+        code=code_of("stats"),
         corpus=corpus_files,
         split="data/splits/{exp}/{split}.npz",
     output:
@@ -15,30 +15,30 @@ rule stats:
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} stats --corpus {params.corpus} --split {input.split}"
-        " --out {output} --names {wildcards.split}"
+        "python -m termweight --log {log} stats --params params.yaml --exp {wildcards.exp}"
+        " --corpus {params.corpus} --split {input.split} --out {output} --names {wildcards.split}"
 
 
 rule score:
     input:
-        code="src/termweight/scoring.py",
+        code=code_of("score"),
         stats="data/stats/{exp}/{split}.npz",
     output:
         "data/scores/{exp}/{split}.npz",
     params:
-        metrics=lambda w: " ".join(EXPERIMENTS[w.exp].get("scores", ["idf"])),
+        tracked=lambda w: EXPERIMENTS[w.exp].get("scores"),
     log:
         "logs/score/{exp}/{split}.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} score --stats {input.stats} --metrics {params.metrics}"
-        " --out {output} --names {wildcards.split}"
+        "python -m termweight --log {log} score --params params.yaml --exp {wildcards.exp}"
+        " --stats {input.stats} --out {output} --names {wildcards.split}"
 
 
 rule encode:
     input:
-        code="src/termweight/encoding.py",
+        code=code_of("encode"),
         corpus=corpus_files,
         split="data/splits/{exp}/{split}.npz",
         stats="data/stats/{exp}/{split}.npz",
@@ -52,6 +52,7 @@ rule encode:
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} encode --corpus {params.corpus} --split {input.split}"
-        " --stats {input.stats} --scores {input.scores} --encoding {wildcards.encoding}"
-        " --out {output} --names {wildcards.split}"
+        "python -m termweight --log {log} encode --params params.yaml --exp {wildcards.exp}"
+        " --corpus {params.corpus} --split {input.split} --stats {input.stats}"
+        " --scores {input.scores} --out {output}"
+        " --encoding {wildcards.encoding} --names {wildcards.split}"

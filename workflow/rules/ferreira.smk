@@ -8,16 +8,6 @@ if "ferreira" in config:
     FERREIRA = config["ferreira"]
     FERREIRA_DATASETS = list(FERREIRA["datasets"])
     FERREIRA_MC = FERREIRA.get("multiclass")
-    FERREIRA_CODE = "src/termweight/experiments/ferreira.py"
-    FERREIRA_REPORT_CODE = [FERREIRA_CODE, "src/termweight/experiments/ferreira_report.py"]
-    FERREIRA_RUN_CODE = [
-        FERREIRA_CODE,
-        "src/termweight/selection.py",
-        "src/termweight/learners/modest.py",
-        "src/termweight/evaluation.py",
-        "src/termweight/corpus.py",
-        "src/termweight/learners/linear.py",
-    ]
 
     FERREIRA_SPLITS = {
         d: split_names(FERREIRA["datasets"][d]["protocol"]) for d in FERREIRA_DATASETS
@@ -56,7 +46,7 @@ if "ferreira" in config:
             name:
                 f"ferreira_split_{_ds}"
             input:
-                code=[FERREIRA_CODE, "src/termweight/splits.py"],
+                code=code_of("ferreira-split"),
                 corpus=multiext(f"data/corpus/{_ds}/", "counts.npz", "meta.json", "terms.txt"),
             output:
                 index=f"data/ferreira/splits/{_ds}/index.json",
@@ -80,7 +70,7 @@ if "ferreira" in config:
             dataset="|".join(FERREIRA_DATASETS),
             split="r[0-9]+",
         input:
-            code=FERREIRA_RUN_CODE,
+            code=code_of("ferreira-run"),
             corpus=multiext("data/corpus/{dataset}/", "counts.npz", "meta.json", "terms.txt"),
             split="data/ferreira/splits/{dataset}/{split}.npz",
         output:
@@ -108,16 +98,7 @@ if "ferreira" in config:
 
         rule ferreira_multiclass:
             input:
-                code=[
-                    FERREIRA_CODE,
-                    "src/termweight/selection.py",
-                    "src/termweight/multiclass.py",
-                    "src/termweight/scoring.py",
-                    "src/termweight/statistics.py",
-                    "src/termweight/evaluation.py",
-                    "src/termweight/splits.py",
-                    "src/termweight/learners/linear.py",
-                ],
+                code=code_of("ferreira-multiclass"),
                 corpus=multiext(
                     f"data/corpus/{FERREIRA_MC['dataset']}/",
                     "counts.npz",
@@ -139,7 +120,7 @@ if "ferreira" in config:
 
     rule ferreira_collect:
         input:
-            code=FERREIRA_REPORT_CODE,
+            code=code_of("ferreira-collect"),
             errors=FERREIRA_ERRORS,
             index=expand("data/ferreira/splits/{dataset}/index.json", dataset=FERREIRA_DATASETS),
             multiclass=FERREIRA_MC_OUT,
@@ -167,7 +148,7 @@ if "ferreira" in config:
 
     rule ferreira_figures:
         input:
-            code=[*FERREIRA_REPORT_CODE, "src/termweight/reporting.py"],
+            code=code_of("ferreira-figures"),
             summary="data/ferreira/summary.csv",
             multiclass=FERREIRA_MC_OUT,
         output:
@@ -197,7 +178,7 @@ if "ferreira" in config:
 
     rule ferreira_tables:
         input:
-            code=[*FERREIRA_REPORT_CODE, "src/termweight/reporting.py"],
+            code=code_of("ferreira-tables"),
             published="src/termweight/experiments/published/ferreira.json",
             summary="data/ferreira/summary.csv",
             index=expand("data/ferreira/splits/{dataset}/index.json", dataset=FERREIRA_DATASETS),

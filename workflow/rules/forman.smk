@@ -4,15 +4,6 @@
 
 if "forman" in config:
     FORMAN = config["forman"]
-    FORMAN_CODE = [
-        "src/termweight/experiments/forman.py",
-        "src/termweight/statistics.py",
-        "src/termweight/scoring.py",
-        "src/termweight/encoding.py",
-        "src/termweight/corpus.py",
-        "src/termweight/evaluation.py",
-        "src/termweight/learners/linear.py",
-    ]
     FORMAN_UNITS = dict(
         dataset=FORMAN["datasets"], repeat=[str(r) for r in range(FORMAN["repeats"])]
     )
@@ -33,7 +24,7 @@ if "forman" in config:
             dataset="|".join(FORMAN["datasets"]),
             repeat="[0-9]+",
         input:
-            code=FORMAN_CODE,
+            code=code_of("forman-evaluate"),
             corpus=multiext("data/corpus/{dataset}/", "counts.npz", "meta.json", "terms.txt"),
         output:
             "data/forman/evaluate/{dataset}/r{repeat}.csv",
@@ -57,7 +48,7 @@ if "forman" in config:
             dataset="|".join(FORMAN["datasets"]),
             repeat="[0-9]+",
         input:
-            code=FORMAN_CODE,
+            code=code_of("forman-select"),
             corpus=multiext("data/corpus/{dataset}/", "counts.npz", "meta.json", "terms.txt"),
         output:
             "data/forman/select/{dataset}/r{repeat}.csv",
@@ -77,12 +68,8 @@ if "forman" in config:
 
     rule forman_report:
         input:
-            code=[
-                "src/termweight/experiments/forman.py",
-                "src/termweight/experiments/published/forman.json",
-                "src/termweight/evaluation.py",
-                "src/termweight/reporting.py",
-            ],
+            code=code_of("forman-report"),
+            published="src/termweight/experiments/published/forman.json",
             evaluate=expand("data/forman/evaluate/{dataset}/r{repeat}.csv", **FORMAN_UNITS),
             select=expand("data/forman/select/{dataset}/r{repeat}.csv", **FORMAN_UNITS),
         output:

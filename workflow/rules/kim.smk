@@ -8,14 +8,6 @@ import os
 if "kim" in config:
     KIM = config["kim"]
     KIM_KEYS = list(KIM["datasets"])
-    KIM_CODE = [
-        "src/termweight/experiments/kim.py",
-        "src/termweight/learners/kim.py",
-        "src/termweight/learners/_bundle.py",
-        "src/termweight/scoring.py",
-        "src/termweight/statistics.py",
-        "src/termweight/encoding.py",
-    ]
     # values every selection/fit depends on (rerun when they change)
     KIM_TRACKED = {k: v for k, v in KIM.items() if k not in ("datasets", "convergence")}
 
@@ -31,7 +23,7 @@ if "kim" in config:
             name:
                 f"kim_split_{_key}"
             input:
-                code=["src/termweight/experiments/kim.py", "src/termweight/splits.py"],
+                code=code_of("kim-split"),
                 corpus=expand("{base}/{file}", base=KIM_CORPUS[_key],
                               file=["counts.npz", "meta.json", "terms.txt"]),
             output:
@@ -56,7 +48,7 @@ if "kim" in config:
         wildcard_constraints:
             kkey="|".join(KIM_KEYS),
         input:
-            code=KIM_CODE,
+            code=code_of("kim-select"),
             corpus=lambda w: [f"{KIM_CORPUS[w.kkey]}/{f}" for f in ("counts.npz", "meta.json", "terms.txt")],
             split="data/kim/{kkey}/splits/{split}.npz",
         output:
@@ -77,7 +69,7 @@ if "kim" in config:
         wildcard_constraints:
             kkey="|".join(KIM_KEYS),
         input:
-            code=KIM_CODE,
+            code=code_of("kim-fit"),
             corpus=lambda w: [f"{KIM_CORPUS[w.kkey]}/{f}" for f in ("counts.npz", "meta.json", "terms.txt")],
             split="data/kim/{kkey}/splits/{split}.npz",
             select="data/kim/{kkey}/select/{split}.csv",
@@ -97,7 +89,7 @@ if "kim" in config:
 
     rule kim_convergence:
         input:
-            code=KIM_CODE,
+            code=code_of("kim-convergence"),
             corpus=expand("{base}/{file}", base=KIM_CORPUS[KIM["convergence"]["dataset"]],
                           file=["counts.npz", "meta.json", "terms.txt"]),
             split=f"data/kim/{KIM['convergence']['dataset']}/splits/{KIM['convergence']['split']}.npz",
@@ -116,13 +108,8 @@ if "kim" in config:
 
     rule kim_report:
         input:
-            code=[
-                "src/termweight/experiments/kim.py",
-                "src/termweight/experiments/kim_report.py",
-                "src/termweight/experiments/published/kim.json",
-                "src/termweight/evaluation.py",
-                "src/termweight/reporting.py",
-            ],
+            code=code_of("kim-report"),
+            published="src/termweight/experiments/published/kim.json",
             meta=[f"{KIM_CORPUS[k]}/meta.json" for k in KIM_KEYS],
             fits=[f"data/kim/{k}/fit/{s}.csv" for k in KIM_KEYS for s in KIM_SPLITS[k]],
             convergence="data/kim/convergence.json",

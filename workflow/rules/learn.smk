@@ -3,23 +3,25 @@
 
 rule train:
     input:
-        code="src/termweight/learners/linear.py",
+        code=code_of("train"),
         encoded="data/encoded/{exp}/{encoding}/{split}.npz",
     output:
         "data/models/{exp}/{encoding}/{split}.npz",
     params:
-        C=lambda w: EXPERIMENTS[w.exp]["learner"].get("C", 1.0),
+        tracked=lambda w: EXPERIMENTS[w.exp]["learner"],
     log:
         "logs/train/{exp}/{encoding}/{split}.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} train --encoded {input.encoded} --C {params.C} --out {output}"
+        "python -m termweight --log {log} train --params params.yaml --exp {wildcards.exp}"
+        " --encoded {input.encoded} --out {output}"
         " --encoding {wildcards.encoding} --names {wildcards.split}"
 
 
 rule predict:
     input:
+        code=code_of("predict"),
         encoded="data/encoded/{exp}/{encoding}/{split}.npz",
         model="data/models/{exp}/{encoding}/{split}.npz",
     output:
@@ -29,13 +31,14 @@ rule predict:
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} predict --encoded {input.encoded} --model {input.model}"
-        " --out {output} --encoding {wildcards.encoding} --names {wildcards.split}"
+        "python -m termweight --log {log} predict --params params.yaml --exp {wildcards.exp}"
+        " --encoded {input.encoded} --model {input.model} --out {output}"
+        " --encoding {wildcards.encoding} --names {wildcards.split}"
 
 
 rule evaluate:
     input:
-        code="src/termweight/evaluation.py",
+        code=code_of("evaluate"),
         meta=lambda w: f"{corpus_dir(w)}/meta.json",
         encoded="data/encoded/{exp}/{encoding}/{split}.npz",
         model="data/models/{exp}/{encoding}/{split}.npz",
@@ -47,6 +50,7 @@ rule evaluate:
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} evaluate --corpus-meta {input.meta} --encoded {input.encoded}"
-        " --model {input.model} --predictions {input.predictions} --out {output}"
+        "python -m termweight --log {log} evaluate --params params.yaml --exp {wildcards.exp}"
+        " --corpus-meta {input.meta} --encoded {input.encoded} --model {input.model}"
+        " --predictions {input.predictions} --out {output}"
         " --encoding {wildcards.encoding} --names {wildcards.split}"

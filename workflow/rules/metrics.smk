@@ -9,7 +9,7 @@ HEADLINES = "reports/headlines.json"
 
 rule headlines:
     input:
-        code=["src/termweight/headlines.py", "src/termweight/experiments/report.py"],
+        code=code_of("headlines"),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
         results=[f"reports/metrics/{exp}.json" for exp in EXPERIMENTS],
     output:

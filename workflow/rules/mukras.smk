@@ -7,20 +7,6 @@ if "mukras" in config:
     MUKRAS = config["mukras"]
     MUKRAS_UNITS = list(MUKRAS["datasets"])
     MUKRAS_FOLDS = split_names({"type": "kfold", "folds": MUKRAS["folds"]})
-    MUKRAS_PY = "src/termweight/experiments/mukras.py"
-    MUKRAS_SCORE_CODE = [
-        MUKRAS_PY,
-        "src/termweight/multiclass.py",
-        "src/termweight/statistics.py",
-    ]
-    MUKRAS_EVAL_CODE = [
-        MUKRAS_PY,
-        "src/termweight/encoding.py",
-        "src/termweight/evaluation.py",
-        "src/termweight/learners/ordinal.py",
-        "src/termweight/learners/linear.py",
-    ]
-    MUKRAS_REPORT_CODE = [MUKRAS_PY, "src/termweight/reporting.py"]
     MUKRAS_PUBLISHED = "src/termweight/experiments/published/mukras.json"
     MUKRAS_SPLITS = "data/mukras/splits/{unit}.npz"
     MUKRAS_SCORES = "data/mukras/scores/{unit}/{fold}.npz"
@@ -55,7 +41,7 @@ if "mukras" in config:
         wildcard_constraints:
             unit="|".join(MUKRAS_UNITS),
         input:
-            code=[MUKRAS_PY, "src/termweight/splits.py", "src/termweight/datasets/ordinal.py"],
+            code=code_of("mukras-split"),
             corpus=MUKRAS_CORPUS_FILES,
         output:
             splits=MUKRAS_SPLITS,
@@ -75,7 +61,7 @@ if "mukras" in config:
             unit="|".join(MUKRAS_UNITS),
             fold="|".join(MUKRAS_FOLDS),
         input:
-            code=MUKRAS_SCORE_CODE,
+            code=code_of("mukras-score"),
             corpus=MUKRAS_CORPUS_FILES,
             splits=MUKRAS_SPLITS,
         output:
@@ -96,7 +82,7 @@ if "mukras" in config:
             unit="|".join(MUKRAS_UNITS),
             fold="|".join(MUKRAS_FOLDS),
         input:
-            code=MUKRAS_EVAL_CODE,
+            code=code_of("mukras-evaluate"),
             corpus=MUKRAS_CORPUS_FILES,
             splits=MUKRAS_SPLITS,
             scores=MUKRAS_SCORES,
@@ -122,7 +108,7 @@ if "mukras" in config:
 
     rule mukras_aggregate:
         input:
-            code=[MUKRAS_PY, "src/termweight/evaluation.py"],
+            code=code_of("mukras-aggregate"),
             evaluations=expand(MUKRAS_EVALS, unit=MUKRAS_UNITS, fold=MUKRAS_FOLDS),
             info=expand("data/mukras/splits/{unit}.json", unit=MUKRAS_UNITS),
         output:
@@ -151,7 +137,7 @@ if "mukras" in config:
 
     rule mukras_tables:
         input:
-            code=MUKRAS_REPORT_CODE + ["src/termweight/multiclass.py"],
+            code=code_of("mukras-tables"),
             tests="data/mukras/tests.csv",
             published=MUKRAS_PUBLISHED,
         output:
@@ -186,7 +172,7 @@ if "mukras" in config:
 
     rule mukras_figures:
         input:
-            code=MUKRAS_REPORT_CODE,
+            code=code_of("mukras-figures"),
             curves="data/mukras/curves.csv",
         output:
             [
@@ -216,7 +202,7 @@ if "mukras" in config:
 
     rule mukras_movers:
         input:
-            code=MUKRAS_SCORE_CODE + ["src/termweight/reporting.py"],
+            code=code_of("mukras-movers"),
             corpus=[
                 f"data/corpus/{spec['dataset']}/{name}"
                 for spec in MUKRAS["datasets"].values()
@@ -246,7 +232,7 @@ if "mukras" in config:
 
     rule mukras_macros:
         input:
-            code=MUKRAS_PY,
+            code=code_of("mukras-macros"),
             tests="data/mukras/tests.csv",
             info=expand("data/mukras/splits/{unit}.json", unit=MUKRAS_UNITS),
             published=MUKRAS_PUBLISHED,

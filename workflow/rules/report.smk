@@ -4,6 +4,7 @@
 rule aggregate:
     input:
         per_run("data/metrics/{exp}/{encoding}/{split}.csv"),
+        code=code_of("aggregate"),
     output:
         tasks="data/results/{exp}/tasks.csv",
         runs="data/results/{exp}/runs.csv",
@@ -28,7 +29,7 @@ rule aggregate:
 
 rule table:
     input:
-        code="src/termweight/reporting.py",
+        code=code_of("table"),
         runs="data/results/{exp}/runs.csv",
     output:
         report(
@@ -50,7 +51,7 @@ rule table:
 
 rule figure:
     input:
-        code="src/termweight/reporting.py",
+        code=code_of("figure"),
         runs="data/results/{exp}/runs.csv",
     output:
         pdf="reports/figures/{exp}.pdf",

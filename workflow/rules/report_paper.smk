@@ -5,7 +5,6 @@
 import shutil
 
 HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
-REPORT_CODE = ["src/termweight/experiments/report.py", "src/termweight/reporting.py"]
 REPORT_GENERATED = [
     f"reports/generated/{name}.tex"
     for name in ["summary", "included"]
@@ -20,7 +19,7 @@ rule report_macros:
     wildcard_constraints:
         exp="|".join(EXPERIMENTS),
     input:
-        code="src/termweight/experiments/report.py",
+        code=code_of("report-macros"),
         metrics="reports/metrics/{exp}.json",
     output:
         "reports/macros/{exp}.tex",
@@ -35,7 +34,7 @@ rule report_macros:
 
 rule report:
     input:
-        code=REPORT_CODE,
+        code=code_of("report"),
         tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
         results=lambda w: sorted(_configured_reports()),

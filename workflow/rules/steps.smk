@@ -19,7 +19,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"stats_{_exp}"
         input:
-            code="src/termweight/statistics.py",
+            code=code_of("stats"),
             corpus=[f"{_corpus}/counts.npz", f"{_corpus}/meta.json", f"{_corpus}/terms.txt"],
             splits=_expand_runs(_exp, _split),
         output:
@@ -41,7 +41,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"score_{_exp}"
         input:
-            code="src/termweight/scoring.py",
+            code=code_of("score"),
             stats=_expand_runs(_exp, _stats),
         output:
             _expand_runs(_exp, _scores),
@@ -49,7 +49,7 @@ for _exp, _e in EXPERIMENTS.items():
             exp=_exp,
             stats=lambda w, t=_stats: t,
             out=lambda w, t=_scores: t,
-            tracked=_e.get("scores", ["idf"]),
+            tracked=_e.get("scores"),
         log:
             f"logs/score/{_exp}.log",
         conda:
@@ -62,7 +62,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"encode_{_exp}"
         input:
-            code="src/termweight/encoding.py",
+            code=code_of("encode"),
             corpus=[f"{_corpus}/counts.npz", f"{_corpus}/meta.json", f"{_corpus}/terms.txt"],
             splits=_expand_runs(_exp, _split),
             stats=_expand_runs(_exp, _stats),
@@ -90,7 +90,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"train_{_exp}"
         input:
-            code="src/termweight/learners/linear.py",
+            code=code_of("train"),
             encoded=_expand_runs(_exp, _encoded),
         output:
             _expand_runs(_exp, _model),
@@ -112,6 +112,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"predict_{_exp}"
         input:
+            code=code_of("predict"),
             encoded=_expand_runs(_exp, _encoded),
             models=_expand_runs(_exp, _model),
         output:
@@ -133,7 +134,7 @@ for _exp, _e in EXPERIMENTS.items():
         name:
             f"evaluate_{_exp}"
         input:
-            code="src/termweight/evaluation.py",
+            code=code_of("evaluate"),
             meta=f"{_corpus}/meta.json",
             encoded=_expand_runs(_exp, _encoded),
             models=_expand_runs(_exp, _model),

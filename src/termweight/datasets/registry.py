@@ -108,6 +108,12 @@ def _short(module: str | None) -> str | None:
     return None
 
 
+def declared_in(name: str) -> str:
+    """The module that registered dataset ``name`` (``termweight.datasets.<module>``)."""
+    get_dataset(name)
+    return _DECLARED_IN[name]
+
+
 def code_modules(name: str) -> list[str]:
     """The modules of this package that dataset ``name``'s prepare step runs (short names).
 

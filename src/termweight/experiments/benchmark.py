@@ -35,13 +35,15 @@ import pandas as pd
 
 from termweight import io
 from termweight.errors import DataError
+from termweight.learners.linear import DEFAULT_C
+from termweight.learners.registry import one_vs_rest
 
 log = logging.getLogger("termweight.benchmark")
 
 MEASURES = ("micro_f1", "macro_f1", "accuracy")
 MEASURE_NAMES = {"micro_f1": "micro-F1", "macro_f1": "macro-F1", "accuracy": "accuracy"}
-LEARNER_NAMES = {"linearsvc": "LinearSVC", "logreg": "logistic regression",
-                 "mnb": "multinomial naive Bayes"}
+#: the benchmark's learners (termweight.learners.registry) -> their names in tables and figures
+LEARNER_NAMES = {spec.name: spec.display for spec in one_vs_rest()}
 #: Kim (2016)'s three corpora (its claim is tested OUTSIDE them).
 KIM_DATASETS = ("cachopo_r8", "cachopo_webkb", "20news")
 BNS_WEIGHTINGS = ("binary-bns", "tf-bns")
@@ -398,7 +400,7 @@ def cmd_benchmark_report(args) -> None:
     }
     io.write_json(reports / "metrics" / "benchmark.json", headline)
     macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
-              "BenchLearnerText": learner_text(learners, b.get("C", 1.0),
+              "BenchLearnerText": learner_text(learners, b.get("C", DEFAULT_C),
                                                 b.get("relative_C", False)),
               "BenchFloats": floats(learners, measures[0], cfg["baseline"]),
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),

@@ -31,8 +31,9 @@ winning ties, ``ordinal_every`` uses the LOWEST threshold ``v_{i-1} + 1`` where 
 ``v_i``, which changes only test documents whose count falls strictly between two training
 values.
 
-CLI steps (``python -m termweight esuli-<step>``): ``features``, ``boost``, ``evaluate``, ``svm``,
-``report``, ``figure``; see :func:`register`.
+CLI steps (``python -m termweight esuli-<step>``): ``features``, ``boost``, ``evaluate``, ``svm``
+(see :func:`register`); ``report`` and ``figure`` are registered by
+:mod:`termweight.experiments.esuli_report`.
 """
 
 from __future__ import annotations
@@ -49,10 +50,12 @@ import scipy.sparse as sp
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
+from termweight.learners.registry import LEARNERS as LEARNER_REGISTRY
 
 log = logging.getLogger("termweight.esuli")
 
-LEARNERS = {"adaboost_mh": "AdaBoost.MH", "mp_boost": "MP-Boost"}
+#: the boosters (termweight.learners.registry) -> their names in the tables and the figure
+LEARNERS = {name: LEARNER_REGISTRY[name].display for name in ("adaboost_mh", "mp_boost")}
 REPRESENTATIONS = {"binary": "Binary", "ordinal": "Ordinal",
                    "ordinal_every": "Ordinal (every integer)", "tfidf": "Weighted (tf-idf)"}
 THRESHOLDS = {"ordinal": "distinct", "ordinal_every": "every"}
@@ -201,13 +204,17 @@ def run_scores(frame: pd.DataFrame) -> dict[str, float]:
     return {k: float(v) for k, v in s.items()}
 
 
-def booster(learner: str, rounds: int):
-    from termweight.learners.boosting import AdaBoostMH, MPBoost
+def booster_class(learner: str):
+    """The estimator class of booster ``learner`` (:data:`LEARNERS`; the registry names it)."""
+    from termweight.learners import boosting  # a static import: the steps' code dependency
 
-    cls = {"adaboost_mh": AdaBoostMH, "mp_boost": MPBoost}.get(learner)
-    if cls is None:
+    if learner not in LEARNERS:
         raise ConfigError(f"unknown learner {learner!r}; known: {', '.join(LEARNERS)}")
-    return cls(n_rounds=int(rounds))
+    return getattr(boosting, LEARNER_REGISTRY[learner].attr)
+
+
+def booster(learner: str, rounds: int):
+    return booster_class(learner)(n_rounds=int(rounds))
 
 
 # --- CLI steps -----------------------------------------------------------------------------------
@@ -219,6 +226,13 @@ def _lists(args, attr: str, key: str) -> list[str]:
     if not args.params:
         raise ConfigError(f"give --{attr.replace('_', '-')} or --params")
     return list(esuli_config(args.params)[key])
+
+
+def _config(args) -> dict:
+    """The ``esuli:`` section of ``--params``: the one channel of its settings."""
+    if not args.params:
+        raise ConfigError("give --params (the esuli section of params.yaml)")
+    return esuli_config(args.params)
 
 
 def _classes(corpus_dir) -> list[str]:
@@ -254,7 +268,7 @@ def cmd_features(args) -> None:
 
 def cmd_boost(args) -> None:
     """Features -> a fitted booster (plain arrays) per (learner, representation)."""
-    rounds = args.rounds if args.rounds is not None else int(esuli_config(args.params)["rounds"])
+    rounds = int(_config(args)["rounds"])
     for rep in _lists(args, "reps", "representations"):
         for learner in _lists(args, "learners", "learners"):
             feats = io.load_arrays(args.features.format(rep=rep))
@@ -271,15 +285,12 @@ def cmd_boost(args) -> None:
 
 def cmd_evaluate(args) -> None:
     """Model + test features -> F1 per round (curve) and final per-category counts."""
-    from termweight.learners.boosting import AdaBoostMH, MPBoost
-
     classes = _classes(args.corpus)
     for rep in _lists(args, "reps", "representations"):
         for learner in _lists(args, "learners", "learners"):
             feats = io.load_arrays(args.features.format(rep=rep))
             arrays = io.load_arrays(args.model.format(learner=learner, rep=rep))
-            cls = AdaBoostMH if learner == "adaboost_mh" else MPBoost
-            est = cls.from_arrays(arrays)
+            est = booster_class(learner).from_arrays(arrays)
             t0 = time.perf_counter()
             counts = confusion_per_round(est.staged_decision_function(feats["X_test"]),
                                          feats["Y_test"])
@@ -300,7 +311,7 @@ def cmd_svm(args) -> None:
     from termweight.evaluation import confusion_counts
     from termweight.learners.linear import decision_scores, fit_one_vs_rest
 
-    C = args.C if args.C is not None else float(esuli_config(args.params)["svm_C"])
+    C = float(_config(args)["svm_C"])
     feats = io.load_arrays(args.features)
     t0 = time.perf_counter()
     coef, intercept, fitted = fit_one_vs_rest(feats["X_train"], feats["Y_train"], C=C)
@@ -316,39 +327,30 @@ def cmd_svm(args) -> None:
              s["micro_f1"], s["macro_f1"])
 
 
-def cmd_report(args) -> None:
-    from termweight.experiments import esuli_report
-
-    esuli_report.write_report(args)
-
-
-def cmd_figure(args) -> None:
-    from termweight.experiments import esuli_report
-
-    esuli_report.write_figure(args)
+def common_options(p, learners=True, reps=True) -> None:
+    """``--params`` and (optionally) ``--learners`` and ``--reps`` of an ``esuli-*`` step."""
+    p.add_argument("--params", help="params.yaml (default lists and settings come from its "
+                                    "'esuli' section)")
+    if learners:
+        p.add_argument("--learners", nargs="+", choices=sorted(LEARNERS))
+    if reps:
+        p.add_argument("--reps", nargs="+", choices=sorted(REPRESENTATIONS))
 
 
 def register(sub) -> None:
-    def common(p, learners=True, reps=True):
-        p.add_argument("--params", help="params.yaml (default lists and settings come from its "
-                                        "'esuli' section)")
-        if learners:
-            p.add_argument("--learners", nargs="+", choices=sorted(LEARNERS))
-        if reps:
-            p.add_argument("--reps", nargs="+", choices=sorted(REPRESENTATIONS))
-
+    """``esuli-features``, ``esuli-boost``, ``esuli-evaluate``, ``esuli-svm`` (``esuli-report`` and
+    ``esuli-figure``: :func:`termweight.experiments.esuli_report.register`)."""
     p = sub.add_parser("esuli-features", help="Esuli: binary / ordinal / tf-idf matrices")
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True, help="template with {rep}")
     p.add_argument("--summary", required=True, help="feature-count summary JSON")
-    common(p, learners=False)
+    common_options(p, learners=False)
     p.set_defaults(func=cmd_features)
 
     p = sub.add_parser("esuli-boost", help="Esuli: AdaBoost.MH / MP-Boost training")
     p.add_argument("--features", required=True, help="template with {rep}")
-    p.add_argument("--rounds", type=int)
     p.add_argument("--out", required=True, help="template with {learner} and {rep}")
-    common(p)
+    common_options(p)
     p.set_defaults(func=cmd_boost)
 
     p = sub.add_parser("esuli-evaluate", help="Esuli: F1 per boosting round and per category")
@@ -357,37 +359,15 @@ def register(sub) -> None:
     p.add_argument("--model", required=True, help="template with {learner} and {rep}")
     p.add_argument("--out-curve", required=True, help="template with {learner} and {rep}")
     p.add_argument("--out-categories", required=True, help="template with {run}")
-    common(p)
+    common_options(p)
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("esuli-svm", help="Esuli: LinearSVC on cosine tf-idf")
     p.add_argument("--corpus", required=True)
     p.add_argument("--features", required=True)
-    p.add_argument("--C", type=float)
     p.add_argument("--out", required=True)
-    common(p, learners=False, reps=False)
+    common_options(p, learners=False, reps=False)
     p.set_defaults(func=cmd_svm)
-
-    p = sub.add_parser("esuli-report", help="Esuli: Table 1, feature counts, notes, macros, "
-                                            "metrics")
-    p.add_argument("--summary", required=True)
-    p.add_argument("--categories", required=True, help="template with {run} (boosting runs)")
-    p.add_argument("--svm", required=True, help="per-category results of the SVM")
-    p.add_argument("--curves", required=True, help="per-round results, template with {run}")
-    p.add_argument("--out-table", required=True)
-    p.add_argument("--out-features", required=True)
-    p.add_argument("--out-notes", required=True)
-    p.add_argument("--out-macros", required=True)
-    p.add_argument("--out-metrics", required=True)
-    common(p)
-    p.set_defaults(func=cmd_report)
-
-    p = sub.add_parser("esuli-figure", help="Esuli: micro/macro-F1 against boosting round")
-    p.add_argument("--curves", required=True, help="template with {learner} and {rep}")
-    p.add_argument("--svm", required=True, help="per-category results of the SVM")
-    p.add_argument("--out", required=True, help="output stem or .pdf path")
-    common(p)
-    p.set_defaults(func=cmd_figure)
 
 
 __all__ = ["register", "published", "modapte_split", "training_terms", "encode_representation",

@@ -20,6 +20,7 @@ from termweight.experiments.esuli import (
     SVM_RUN,
     TOLERANCE,
     _lists,
+    common_options,
     macro_precision_no_prediction_as_one,
     published,
     published_key,
@@ -343,3 +344,38 @@ def write_figure(args) -> None:
                  "last round)", fontsize=10)
     fig.tight_layout()
     save_figure(fig, Path(args.out).with_suffix(""))
+
+
+# --- CLI steps -----------------------------------------------------------------------------------
+
+def cmd_report(args) -> None:
+    write_report(args)
+
+
+def cmd_figure(args) -> None:
+    write_figure(args)
+
+
+def register(sub) -> None:
+    """``esuli-report`` and ``esuli-figure`` (the other ``esuli-*`` steps:
+    :func:`termweight.experiments.esuli.register`)."""
+    p = sub.add_parser("esuli-report", help="Esuli: Table 1, feature counts, notes, macros, "
+                                            "metrics")
+    p.add_argument("--summary", required=True)
+    p.add_argument("--categories", required=True, help="template with {run} (boosting runs)")
+    p.add_argument("--svm", required=True, help="per-category results of the SVM")
+    p.add_argument("--curves", required=True, help="per-round results, template with {run}")
+    p.add_argument("--out-table", required=True)
+    p.add_argument("--out-features", required=True)
+    p.add_argument("--out-notes", required=True)
+    p.add_argument("--out-macros", required=True)
+    p.add_argument("--out-metrics", required=True)
+    common_options(p)
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("esuli-figure", help="Esuli: micro/macro-F1 against boosting round")
+    p.add_argument("--curves", required=True, help="template with {learner} and {rep}")
+    p.add_argument("--svm", required=True, help="per-category results of the SVM")
+    p.add_argument("--out", required=True, help="output stem or .pdf path")
+    common_options(p)
+    p.set_defaults(func=cmd_figure)

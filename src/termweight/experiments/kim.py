@@ -400,7 +400,7 @@ def cmd_convergence(args) -> None:
 
 
 def _cmd_select(args) -> None:
-    from termweight.cli import _for_each
+    from termweight.parallel import for_each
     from termweight.splits import Split
 
     params = _config(args.params)
@@ -422,11 +422,11 @@ def _cmd_select(args) -> None:
         for m, t in frame.groupby("method", sort=False)["fit_time"].sum().items():
             log.info("  %s: %.1f s", m, t)
 
-    _for_each(args, one, _names(args, kim))
+    for_each(getattr(args, "jobs", None), one, _names(args, kim))
 
 
 def _cmd_fit(args) -> None:
-    from termweight.cli import _for_each
+    from termweight.parallel import for_each
     from termweight.splits import Split
 
     params = _config(args.params)
@@ -453,7 +453,7 @@ def _cmd_fit(args) -> None:
         for m, t in frame.groupby("method", sort=False)["fit_time"].sum().items():
             log.info("  %s: %.1f s", m, t)
 
-    _for_each(args, one, _names(args, kim))
+    for_each(getattr(args, "jobs", None), one, _names(args, kim))
 
 
 def _cmd_convergence(args) -> None:

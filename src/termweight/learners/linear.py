@@ -17,11 +17,16 @@ import scipy.sparse as sp
 from sklearn.svm import LinearSVC
 
 from termweight.encoding import scale_columns
+from termweight.learners.registry import one_vs_rest
 
 log = logging.getLogger(__name__)
 
 
-def linear_svc(C: float = 1.0, random_state: int = 0, max_iter: int = 1000) -> LinearSVC:
+#: C of the linear learners when params.yaml gives none (scikit-learn's default): the one default
+DEFAULT_C = 1.0
+
+
+def linear_svc(C: float = DEFAULT_C, random_state: int = 0, max_iter: int = 1000) -> LinearSVC:
     """scikit-learn's LinearSVC (squared hinge, L2) with liblinear's DUAL coordinate descent always.
 
     ``dual='auto'`` (the default) takes the primal trust-region solver when a training matrix has
@@ -113,7 +118,7 @@ def _make_linearsvc(C: float, random_state: int, max_iter: int | None = None):
     return linear_svc(C, random_state, max_iter=max_iter or 10000)
 
 
-def logistic_regression(C: float = 1.0, random_state: int = 0, max_iter: int = 1000):
+def logistic_regression(C: float = DEFAULT_C, random_state: int = 0, max_iter: int = 1000):
     """L2-regularised logistic regression by liblinear's DUAL coordinate descent.
 
     The default (primal) liblinear solver is a trust-region Newton method that calls BLAS: its
@@ -136,10 +141,11 @@ def _make_mnb(C: float, random_state: int, max_iter: int | None = None):
 
 
 #: name -> factory ``(C, random_state, max_iter=None) -> binary scikit-learn classifier`` whose
-#: decision is linear (None: the learner's default iteration cap).
-LEARNERS = {"linearsvc": _make_linearsvc, "logreg": _make_logreg, "mnb": _make_mnb}
+#: decision is linear (None: the learner's default iteration cap); the names, their order and
+#: their factories come from :mod:`termweight.learners.registry`.
+LEARNERS = {spec.name: globals()[spec.factory] for spec in one_vs_rest()}
 #: learners whose C may be made relative to the data scale (``relative_C``); NB has no C.
-RELATIVE_C_LEARNERS = ("linearsvc", "logreg")
+RELATIVE_C_LEARNERS = tuple(spec.name for spec in one_vs_rest() if spec.relative_C)
 
 
 def _linear_parts(model) -> tuple[np.ndarray, float]:

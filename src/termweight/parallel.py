@@ -1,0 +1,60 @@
+"""The worker pool of the CLI's per-split steps: ``fn(item)`` for every item, in forked processes.
+
+Every item writes its own files (atomically), so the outputs are the same bytes whatever the number
+of processes. Bad input in a worker (a :class:`~termweight.errors.TermweightError`) comes back as
+the same one-line error in the parent; any other exception (a bug) as a ``RuntimeError`` carrying
+the worker's traceback.
+"""
+
+from __future__ import annotations
+
+import os
+
+from termweight.errors import TermweightError
+
+_TASK: tuple | None = None  # (function, items) handed to forked workers
+
+
+def workers(jobs: int | None, n_items: int) -> int:
+    """Processes to use: ``jobs`` (default: the CPUs this process may use), at most ``n_items``."""
+    want = jobs or len(os.sched_getaffinity(0))
+    return max(1, min(want, n_items))
+
+
+def _run_task(i: int):
+    fn, items = _TASK
+    try:
+        fn(items[i])
+    except TermweightError as exc:
+        return ("error", str(exc))
+    except BaseException:  # noqa: BLE001 - a bug: its traceback goes back to the parent
+        import traceback
+
+        return ("crash", traceback.format_exc())
+    return None
+
+
+def for_each(jobs: int | None, fn, items) -> None:
+    """``fn(item)`` for every item, in up to ``jobs`` forked processes (default: the CPUs this
+    process may use); one process runs them in this process, in order."""
+    global _TASK
+    items = list(items)
+    n = workers(jobs, len(items))
+    if n == 1:
+        for item in items:
+            fn(item)
+        return
+    import multiprocessing
+
+    _TASK = (fn, items)
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            results = pool.map(_run_task, range(len(items)), chunksize=1)
+    finally:
+        _TASK = None
+    for r in results:
+        if r is not None and r[0] == "error":
+            raise TermweightError(r[1])
+    for r in results:
+        if r is not None:
+            raise RuntimeError(f"a worker process failed:\n{r[1]}")

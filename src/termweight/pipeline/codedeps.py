@@ -1,0 +1,348 @@
+"""The code a pipeline step runs, derived from the imports: both tools' code dependencies.
+
+A step is one sub-command of ``python -m termweight``; its entry point is the function the
+sub-command calls (found by building the CLI's parser: nothing else is executed). The files it
+depends on are found by reading the source with :mod:`ast`, following names from the entry:
+
+- a function or class: the module's file, the module's import-time code, the imports inside the
+  function's body, and the module's own functions, classes and constants that it names;
+- a constant (``TABLE = {...}``): the functions and constants its value names (a table of
+  functions runs them only when a function that uses the table runs);
+- ``from termweight.a import f``: ``f`` as above; ``from termweight import a`` (or ``import
+  termweight.a as a``) followed by ``a.f``: ``f`` as above, and all of ``termweight.a`` when the
+  name ``a`` is used otherwise (passed on, ``getattr``);
+- import-time code (outside every function): its imports, the functions it calls and uses as
+  decorators or base classes; importing ``a.b.c`` runs the ``__init__.py`` of ``a`` and ``a.b``;
+- a package's lazy re-exports (PEP 562 ``__getattr__``) are read from its ``if TYPE_CHECKING:``
+  imports, which name the defining module; other ``if TYPE_CHECKING:`` blocks are left out.
+
+Dynamic imports (``importlib.import_module``, plugin discovery) are not followed: a step whose
+code is found that way names the extra modules itself (a dataset's declaring module for
+``prepare``). The dispatcher (``termweight.cli``, ``termweight.__main__``) is not a dependency:
+it parses arguments and calls the step, and every argument is in the step's command, which both
+tools track.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE = "termweight"
+#: the package's source directory, and how the workflow files name it (paths relative to the
+#: repository root, where Snakefile and dvc.yaml are)
+SOURCE = Path(__file__).resolve().parents[1]
+SOURCE_PREFIX = "src/termweight"
+DISPATCHER = frozenset({"termweight.cli", "termweight.__main__"})
+
+
+@dataclass
+class _Scope:
+    """What one function or class (or a module's import-time code) imports and names."""
+
+    #: (module, imported name or None, the local name it binds)
+    imports: list[tuple[str, str | None, str]] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)  # every name it reads
+    attrs: set[tuple[str, str]] = field(default_factory=set)  # ``a.f`` as ("a", "f")
+    bare: set[str] = field(default_factory=set)  # names read other than as ``a.f``
+
+
+@dataclass
+class _Module:
+    name: str
+    path: Path
+    is_package: bool
+    toplevel: _Scope = field(default_factory=_Scope)  # the import-time code
+    #: names the import-time code calls, or uses as decorators and base classes
+    toplevel_called: set[str] = field(default_factory=set)
+    defs: dict[str, _Scope] = field(default_factory=dict)  # top-level function or class
+    constants: dict[str, set[str]] = field(default_factory=dict)  # name -> names its value reads
+    reexports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+
+
+@functools.cache
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(SOURCE.rglob("*.py")):
+        parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If):
+        return False
+    t = node.test
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+
+
+def _resolve_from(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    base = node.module or ""
+    if node.level:
+        parts = module.split(".") if is_package else module.split(".")[:-1]
+        parts = parts[:len(parts) - node.level + 1]
+        base = ".".join(parts + ([node.module] if node.module else []))
+    return base
+
+
+def _ours(name: str) -> bool:
+    return name == PACKAGE or name.startswith(PACKAGE + ".")
+
+
+def _scope(nodes, module: str, is_package: bool) -> _Scope:
+    s = _Scope()
+    attr_values: set[int] = set()
+
+    def visit(node):
+        if _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if _ours(a.name):
+                    # ``import termweight.a.b`` binds ``termweight``; ``as c`` binds the module
+                    s.imports.append((a.name, None, a.asname or a.name.split(".")[0]))
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve_from(node, module, is_package)
+            if _ours(base):
+                s.imports.extend((base, a.name, a.asname or a.name) for a in node.names)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            s.attrs.add((node.value.id, node.attr))
+            attr_values.add(id(node.value))
+        elif isinstance(node, ast.Name):
+            s.names.add(node.id)
+            if id(node) not in attr_values:
+                s.bare.add(node.id)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for n in nodes:
+        visit(n)
+    return s
+
+
+@functools.cache
+def _parse(name: str) -> _Module:
+    path = _modules()[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    mod = _Module(name, path, path.name == "__init__.py")
+    toplevel_nodes = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            # a function's body runs when it is called; a class's methods likewise
+            mod.defs[node.name] = _scope([node], name, mod.is_package)
+            heads = list(node.decorator_list)
+            if isinstance(node, ast.ClassDef):
+                heads += node.bases
+            toplevel_nodes += heads
+            mod.toplevel_called |= {n.id for h in heads for n in ast.walk(h)
+                                    if isinstance(n, ast.Name)}
+            continue
+        toplevel_nodes.append(node)
+        if _is_type_checking(node):
+            for imp in _scope(node.body, name, mod.is_package).imports:
+                mod.reexports[imp[2]] = imp[:2]
+            continue
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign) else [])
+        for t in targets:
+            if isinstance(t, ast.Name) and getattr(node, "value", None) is not None:
+                mod.constants.setdefault(t.id, set()).update(
+                    n.id for n in ast.walk(node.value) if isinstance(n, ast.Name))
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call):
+                mod.toplevel_called |= {n.id for n in ast.walk(sub.func) if isinstance(n, ast.Name)}
+    mod.toplevel = _scope(toplevel_nodes, name, mod.is_package)
+    return mod
+
+
+class _Closure:
+    """The files reached from a set of entry points."""
+
+    def __init__(self):
+        self.files: set[Path] = set()
+        self._seen: set[tuple[str, str]] = set()
+        self.reached_from: dict[str, str] = {}  # module -> where it was first reached from
+        self._at = "<entry>"
+
+    # -- whole modules and import-time code ------------------------------------------------------
+
+    def module(self, name: str) -> None:
+        """All of ``name``: its import-time code and every function, class and constant."""
+        if name not in _modules() or (name, "*") in self._seen:
+            return
+        self._seen.add((name, "*"))
+        self.import_time(name)
+        mod = _parse(name)
+        self.names(name, sorted(set(mod.defs) | set(mod.constants)))
+
+    def import_time(self, name: str) -> None:
+        if name not in _modules() or (name, "<import>") in self._seen:
+            return
+        self._seen.add((name, "<import>"))
+        self.reached_from.setdefault(name, self._at)
+        parts = name.split(".")
+        for i in range(1, len(parts)):  # importing a.b.c runs a/__init__.py and a/b/__init__.py
+            self.import_time(".".join(parts[:i]))
+        mod = _parse(name)
+        self.files.add(mod.path)
+        at, self._at = self._at, f"{name} (import)"
+        self._scope(name, mod.toplevel, {})
+        self.names(name, sorted(mod.toplevel_called & (set(mod.defs) | set(mod.constants))))
+        self._at = at
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def name_in(self, module: str, attr: str) -> None:
+        """``attr`` of ``module``: a submodule, function, class, constant or re-export."""
+        if f"{module}.{attr}" in _modules():
+            self.module(f"{module}.{attr}")
+            return
+        if module not in _modules():
+            return
+        mod = _parse(module)
+        self.import_time(module)
+        if attr in mod.defs or attr in mod.constants:
+            self.names(module, [attr])
+        elif attr in mod.reexports:
+            target, sub = mod.reexports[attr]
+            self.name_in(target, sub) if sub else self.module(target)
+        elif attr not in mod.toplevel.names and not any(i[2] == attr for i in mod.toplevel.imports):
+            self.module(module)  # unknown to the parser (made dynamically): all of it
+
+    def names(self, module: str, todo: list[str]) -> None:
+        """Follow the functions, classes and constants of ``module`` named in ``todo``."""
+        mod = _parse(module)
+        aliases = {i[2]: i for i in mod.toplevel.imports}
+        while todo:
+            d = todo.pop()
+            if (module, d) in self._seen:
+                continue
+            self._seen.add((module, d))
+            if d in mod.defs:
+                at, self._at = self._at, f"{module}.{d}"
+                scope = mod.defs[d]
+                self._scope(module, scope, aliases)
+                todo.extend(n for n in scope.names if n in mod.defs or n in mod.constants)
+                self._at = at
+            elif d in mod.constants:
+                for n in mod.constants[d]:
+                    if n in mod.defs or n in mod.constants:
+                        todo.append(n)
+                    elif n in aliases:  # a constant made of imported names
+                        self._import(aliases[n], {n}, set(), set())
+            elif d in aliases:
+                self._import(aliases[d], {d}, set(), set())
+
+    def _scope(self, module: str, scope: _Scope, outer: dict) -> None:
+        """The imports a scope makes, and the module-level imports it uses (``outer``)."""
+        local = {i[2] for i in scope.imports}
+        for imp in scope.imports:
+            self._import(imp, scope.names, scope.attrs, scope.bare)
+        for alias, imp in outer.items():
+            if alias in scope.names and alias not in local:
+                self._import(imp, scope.names, scope.attrs, scope.bare)
+
+    def _import(self, imp, names, attrs, bare) -> None:
+        module, attr, alias = imp
+        if attr is None and alias != module:  # ``import termweight.a.b as c``: c is a.b
+            target = module
+        elif attr is None:  # ``import termweight.a.b`` binds ``termweight``: all of a.b
+            self.module(module)
+            return
+        elif f"{module}.{attr}" in _modules():  # ``from termweight import a``: a module
+            target = f"{module}.{attr}"
+        else:
+            self.name_in(module, attr)
+            return
+        self.import_time(target)
+        if alias in bare:  # the module itself is passed on or inspected: all of it
+            self.module(target)
+        for a, used in attrs:
+            if a == alias:
+                self.name_in(target, used)
+
+
+def relative(path: Path) -> str:
+    """A file of the package as the workflow files name it: ``src/termweight/...``."""
+    return f"{SOURCE_PREFIX}/{path.relative_to(SOURCE).as_posix()}"
+
+
+def _dispatcher_files() -> set[Path]:
+    return {_modules()[m] for m in DISPATCHER if m in _modules()}
+
+
+def _closure(entries) -> _Closure:
+    c = _Closure()
+    for module, func in entries:
+        if func is None:
+            c.module(module)
+        else:
+            c.import_time(module)
+            c.names(module, [func])
+    return c
+
+
+def code_files(entries: list[tuple[str, str | None]]) -> list[str]:
+    """Sorted ``src/termweight/...`` paths reached from ``entries``: (module, function, or None
+    for the whole module)."""
+    files = _closure(entries).files - _dispatcher_files()
+    return sorted(relative(p) for p in files)
+
+
+def why(entries: list[tuple[str, str | None]], module: str) -> list[str]:
+    """How ``entries`` reach ``module``: the chain of places, entry last (for debugging)."""
+    c = _closure(entries)
+    chain, at = [], module
+    while at in c.reached_from and len(chain) < 50:
+        chain.append(at)
+        at = c.reached_from[at].split(" ")[0]
+        if at == "<entry>":
+            break
+        while at not in _modules() and "." in at:
+            at = at.rsplit(".", 1)[0]
+    return chain
+
+
+@functools.cache
+def command_entries() -> dict[str, tuple[str, str]]:
+    """Sub-command of ``python -m termweight`` -> (module, function) it runs."""
+    from termweight.cli import build_parser
+
+    parser = build_parser(["--help"])
+    out = {}
+    for action in parser._subparsers._group_actions:  # the one sub-parsers action
+        for name, sub in action.choices.items():
+            func = sub.get_default("func")
+            if func is not None:
+                out[name] = (func.__module__, func.__qualname__.split(".")[0])
+    return out
+
+
+@functools.cache
+def command_code(command: str, extra_modules: tuple[str, ...] = ()) -> list[str]:
+    """The files sub-command ``command`` runs (plus all of ``extra_modules``)."""
+    entries = command_entries()
+    if command not in entries:
+        raise KeyError(f"no sub-command {command!r} in python -m termweight")
+    return code_files([entries[command], *((m, None) for m in extra_modules)])
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the termweight modules it imports (anywhere in it), for the cycle test."""
+    graph = {}
+    for name in _modules():
+        mod = _parse(name)
+        targets = set()
+        for scope in [mod.toplevel, *mod.defs.values()]:
+            for module, attr, _ in scope.imports:
+                sub = f"{module}.{attr}" if attr else None
+                targets.add(sub if sub in _modules() else module)
+        graph[name] = targets - {name}
+    return graph

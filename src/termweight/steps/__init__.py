@@ -1,0 +1,24 @@
+"""The generic pipeline steps, one sub-command of ``python -m termweight`` each.
+
+Each sub-command is one arrow of the pipeline (raw files -> documents -> tokens -> corpus ->
+splits -> statistics -> scores -> encoded matrices -> models -> predictions -> metrics -> tables and
+figures). Per-split steps take path templates containing ``{split}`` and either ``--names`` (one or
+more split names: Snakemake runs one job per split) or ``--params`` and ``--exp`` (every split of
+the experiment: DVC runs one stage over all splits); both produce the same files.
+
+Every module of :data:`MODULES` defines ``register(subparsers)``, which adds its sub-commands;
+:mod:`termweight.cli` calls them in this order (the order of ``python -m termweight --help``):
+
+- :mod:`~termweight.steps.catalogue`: ``list`` (datasets, metrics, encodings, learners, experiments);
+- :mod:`~termweight.steps.data`: ``prepare``, ``tokenize``, ``count``;
+- :mod:`~termweight.steps.split`: ``split``;
+- :mod:`~termweight.steps.features`: ``stats``, ``score``, ``encode``;
+- :mod:`~termweight.steps.learn`: ``train``, ``predict``, ``evaluate``;
+- :mod:`~termweight.steps.results`: ``aggregate``, ``table``, ``figure``, ``headlines``.
+
+:mod:`~termweight.steps.common` holds what they share (split and encoding lists, the experiment
+read once per command, option helpers). The papers' steps live in :mod:`termweight.experiments`.
+"""
+
+#: the step modules, in the order their sub-commands are listed
+MODULES = ("catalogue", "data", "split", "features", "learn", "results", "workflow")

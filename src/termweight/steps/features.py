@@ -1,0 +1,127 @@
+"""Per split: training statistics, metric scores, encoded matrices: ``stats``, ``score``,
+``encode``."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from termweight import io
+from termweight.steps import common
+
+log = logging.getLogger("termweight")
+
+
+def cmd_stats(args) -> None:
+    """Training-row statistics of each split; the kept columns are the terms present in training."""
+    from termweight.corpus import Corpus
+    from termweight.splits import Split
+    from termweight.statistics import term_stats
+
+    corpus = Corpus.load(args.corpus)
+    for name in common.names(args):
+        split = Split.load(common.fmt(args.split, split=name))
+        Xtr, Ytr = corpus.X[split.train], corpus.Y[split.train]
+        columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
+        st = term_stats(Xtr[:, columns], Ytr)
+        io.save_arrays(common.fmt(args.out, split=name), columns=columns, tp=st.tp, pos=st.pos,
+                       df=st.df, n_docs=np.asarray(st.n_docs))
+        no_pos = [corpus.classes[c] for c in np.flatnonzero(st.pos == 0)]
+        if no_pos:
+            log.warning("split %s: classes without training positives: %s", name, no_pos)
+        log.info("split %s: %d training docs, %d terms kept", name, st.n_docs, columns.size)
+    common.prune(args, args.out)
+
+
+def _load_stats(path):
+    from termweight.statistics import TermStats
+
+    a = io.load_arrays(path)
+    return a["columns"], TermStats(tp=a["tp"], pos=a["pos"], df=a["df"], n_docs=int(a["n_docs"]))
+
+
+def cmd_score(args) -> None:
+    from termweight import scoring
+
+    metrics = args.metrics or common.experiment(args)[1].get("scores", [])
+    for name in common.names(args):
+        _, st = _load_stats(common.fmt(args.stats, split=name))
+        arrays = {m: scoring.score(m, st) for m in metrics}
+        io.save_arrays(common.fmt(args.out, split=name), **arrays)
+        log.info("split %s: scored %s for %d tasks x %d terms", name, metrics,
+                 st.n_classes, st.n_terms)
+    common.prune(args, args.out)
+
+
+def cmd_encode(args) -> None:
+    from termweight.corpus import Corpus
+    from termweight.encoding import IDF_BASES, encode
+    from termweight.scoring import as_scaling_weights
+    from termweight.splits import Split
+    from termweight.weighting import LEARNED, encoding_parts, learned_weights
+
+    corpus = Corpus.load(args.corpus)
+    encodings = common.encodings(args)
+    # learned weightings (the benchmark's mix-ch) take their options from the run
+    learned_options = (common.experiment(args)[1].get("mixch", {}) if args.params and any(
+        encoding_parts(e)[1] in LEARNED for e in encodings) else {})
+
+    def one(name):
+        split = Split.load(common.fmt(args.split, split=name))
+        columns, _ = _load_stats(common.fmt(args.stats, split=name))
+        scores = io.load_arrays(common.fmt(args.scores, split=name))
+        X = corpus.X[:, columns]
+        for encoding in encodings:
+            base, metric = encoding_parts(encoding)
+            idf = scores["idf"][0] if base in IDF_BASES else None
+            # BM25: the mean length of the TRAINING documents (over the kept terms)
+            avgdl = float(X[split.train].sum()) / max(split.train.size, 1) if base == "bm25tf" \
+                else None
+            X_train = encode(X[split.train], base, idf, avgdl=avgdl)
+            extra = {}
+            if metric in LEARNED:
+                extra["col_weights"] = learned_weights(metric, X_train, corpus.Y[split.train],
+                                                       scores, learned_options)
+            elif metric is not None:
+                extra["col_weights"] = as_scaling_weights(scores[metric])
+            io.save_arrays(common.fmt(args.out, split=name, encoding=encoding),
+                           X_train=X_train,
+                           X_test=encode(X[split.test], base, idf, avgdl=avgdl),
+                           Y_train=corpus.Y[split.train], Y_test=corpus.Y[split.test], **extra)
+            log.info("split %s: encoded %s (%d features)", name, encoding, columns.size)
+
+    common.for_each(args, one, common.names(args))
+    common.prune(args, args.out)
+
+
+def register(sub) -> None:
+    """``stats``, ``score``, ``encode``."""
+    p = sub.add_parser("stats", help="training statistics per split")
+    p.add_argument("--corpus", required=True, help=common.CORPUS_HELP)
+    p.add_argument("--split", required=True, help=common.SPLIT_HELP)
+    p.add_argument("--out", required=True,
+                   help="statistics file template with {split} (.npz, training rows only)")
+    common.add_names(p)
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("score", help="metric scores per split")
+    p.add_argument("--stats", required=True, help=common.STATS_HELP)
+    p.add_argument("--metrics", nargs="+", metavar="METRIC",
+                   help="metric names (python -m termweight list metrics; default: the "
+                   "experiment's scores)")
+    p.add_argument("--out", required=True,
+                   help="scores file template with {split} (.npz, one array per metric)")
+    common.add_names(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("encode", help="encoded train/test matrices per split")
+    p.add_argument("--corpus", required=True, help=common.CORPUS_HELP)
+    p.add_argument("--split", required=True, help=common.SPLIT_HELP)
+    p.add_argument("--stats", required=True, help=common.STATS_HELP)
+    p.add_argument("--scores", required=True,
+                   help="scores file template with {split}, written by score")
+    p.add_argument("--out", required=True,
+                   help="encoded-matrix template with {split} and {encoding} (.npz)")
+    common.add_names(p, encodings=True)
+    p.set_defaults(func=cmd_encode)

@@ -1,0 +1,149 @@
+"""Per-task metrics -> averages, table, figure, headlines: ``aggregate``, ``table``, ``figure``,
+``headlines``."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from termweight import io
+from termweight.steps import common
+
+log = logging.getLogger("termweight")
+
+
+def cmd_aggregate(args) -> None:
+    import pandas as pd
+
+    from termweight.evaluation import averages, mean_se
+
+    _, exp = common.experiment(args)
+    names = common.names(args)
+    rows, runs = [], []
+    for enc in exp["encodings"]:
+        for name in names:
+            frame = io.read_table(common.fmt(args.metrics, split=name, encoding=enc),
+                                  required=("status", "tp", "fp", "fn", "tn"))
+            frame.insert(0, "split", name)
+            frame.insert(0, "encoding", enc)
+            rows.append(frame)
+            ok = frame[frame["status"] == "ok"]
+            extra = ({"accuracy": float(frame["doc_accuracy"].iloc[0])}
+                     if "doc_accuracy" in frame.columns else {})  # the benchmark's runs
+            runs.append({"encoding": enc, "split": name, **averages(ok), **extra})
+    per_task = pd.concat(rows, ignore_index=True)
+    per_run = pd.DataFrame(runs)
+    summary = {}
+    for enc, grp in per_run.groupby("encoding", sort=False):
+        summary[enc] = {}
+        for col in ("micro_f1", "macro_f1", "micro_accuracy", "macro_precision", "macro_recall"):
+            m, se = mean_se(grp[col])
+            summary[enc][col] = round(m, 6)
+            summary[enc][f"{col}_se"] = round(se, 6)
+    # the JSON first: it refuses NaN (e.g. every task skipped), and then nothing is written
+    io.write_json(args.out_json, {"experiment": args.exp, "dataset": exp["dataset"],
+                                  "splits": len(names), "encodings": summary,
+                                  "skipped_tasks": int((per_task["status"] != "ok").sum())})
+    io.write_table(args.out_tasks, per_task)
+    io.write_table(args.out_runs, per_run)
+
+
+def _summary_frame(runs, encodings):
+    import pandas as pd
+
+    from termweight.evaluation import mean_se
+
+    out = []
+    for enc in encodings:
+        grp = runs[runs["encoding"] == enc]
+        row = {"encoding": enc}
+        for col in ("micro_f1", "macro_f1", "micro_accuracy"):
+            row[f"{col}_mean"], row[f"{col}_se"] = mean_se(grp[col])
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def cmd_table(args) -> None:
+    import pandas as pd
+
+    from termweight.reporting import latex_escape, write_latex_table
+
+    _, exp = common.experiment(args)
+    runs = io.read_table(args.runs)
+    s = _summary_frame(runs, exp["encodings"])
+    frame = pd.DataFrame({
+        "Encoding": [latex_escape(e) for e in s["encoding"]],
+        "Micro-F1": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["micro_f1_mean"],
+                                                               s["micro_f1_se"], strict=True)],
+        "Macro-F1": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["macro_f1_mean"],
+                                                               s["macro_f1_se"], strict=True)],
+        "Accuracy": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["micro_accuracy_mean"],
+                                                               s["micro_accuracy_se"], strict=True)],
+    })
+    n = runs["split"].nunique()
+    caption = (f"{latex_escape(exp['dataset'])}: LinearSVC (C={common.learner_C(exp)}) "
+               f"one-vs-rest, mean $\\pm$ standard error over {n} splits "
+               f"({latex_escape(args.exp)}).")
+    write_latex_table(args.out, frame, caption, f"tab:{args.exp}", escape=False)
+
+
+def cmd_figure(args) -> None:
+    from termweight.reporting import bar_chart_with_errors, save_figure
+
+    _, exp = common.experiment(args)
+    runs = io.read_table(args.runs)
+    s = _summary_frame(runs, exp["encodings"])
+    fig = bar_chart_with_errors(s, list(s["encoding"]), ["micro_f1", "macro_f1"], "F1",
+                                f"{exp['dataset']}: LinearSVC one-vs-rest ({runs['split'].nunique()}"
+                                " splits, mean $\\pm$ s.e.)")
+    save_figure(fig, Path(args.out).with_suffix(""))
+
+
+def cmd_headlines(args) -> None:
+    """A few headline numbers per paper and experiment -> one small JSON, DVC's metrics.
+
+    (termweight.headlines: the README's results table and each experiment's micro-F1.)
+    """
+    from termweight.config import load_params
+    from termweight.headlines import headlines
+
+    out = headlines(load_params(args.params), Path(args.reports), Path(args.published))
+    io.write_json(args.out, out)
+    log.info("headlines of %s -> %s", ", ".join(out) or "nothing", args.out)
+
+
+def register(sub) -> None:
+    """``aggregate``, ``table``, ``figure``, ``headlines``."""
+    p = sub.add_parser("aggregate", help="per-run averages and the metrics JSON")
+    p.add_argument("--metrics", required=True,
+                   help="per-task metrics template with {encoding} and {split}, written by evaluate")
+    p.add_argument("--out-tasks", required=True,
+                   help="CSV to write: every task of every run")
+    p.add_argument("--out-runs", required=True,
+                   help="CSV to write: micro and macro averages, one row per encoding and split")
+    p.add_argument("--out-json", required=True,
+                   help="JSON to write: mean and standard error per encoding "
+                   "(reports/metrics/<exp>.json)")
+    common.add_names(p)
+    p.set_defaults(func=cmd_aggregate)
+
+    for name, func in (("table", cmd_table), ("figure", cmd_figure)):
+        p = sub.add_parser(name, help=f"the experiment's {name}")
+        p.add_argument("--params", required=True, help="params.yaml (the experiment's encodings)")
+        p.add_argument("--exp", required=True, help=common.EXP_HELP)
+        p.add_argument("--runs", required=True, help="runs CSV written by aggregate")
+        p.add_argument("--out", required=True,
+                       help="LaTeX table to write (.tex)" if name == "table" else
+                       "figure to write (.pdf; a .png of the same name is written beside it)")
+        p.set_defaults(func=func)
+    p = sub.add_parser("headlines", help="a few headline numbers per paper and experiment -> "
+                       "one small JSON (DVC's metrics)",
+                       description=common.first_line(cmd_headlines.__doc__))
+    p.add_argument("--params", default="params.yaml",
+                   help="params file: its experiments are reported (default: %(default)s)")
+    p.add_argument("--reports", default="reports",
+                   help="directory holding metrics/<paper or experiment>.json (default: %(default)s)")
+    p.add_argument("--published", default="src/termweight/experiments/published",
+                   help="published numbers, one JSON per paper (default: %(default)s)")
+    p.add_argument("--out", required=True, help="JSON to write (reports/headlines.json)")
+    p.set_defaults(func=cmd_headlines)

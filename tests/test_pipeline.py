@@ -1,0 +1,362 @@
+"""The pipeline's one declaration: dvc.yaml generated from workflow/stages.yaml, code dependencies
+derived from the imports and the same in both tools, and a module edit that makes exactly the
+steps that import it out of date, under `snakemake -n` and `dvc status` alike."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from workflow_utils import DVC_SLICE, REPO, SMK_SLICE, copy_project, run
+
+from termweight.pipeline import codedeps, dvcyaml
+
+
+def _short(files):
+    return {f.removeprefix("src/termweight/") for f in files}
+
+
+def test_committed_dvc_yaml_is_a_fresh_generation():
+    fresh = dvcyaml.generate(REPO)
+    committed = (REPO / "dvc.yaml").read_text(encoding="utf-8")
+    assert committed == fresh, "dvc.yaml is stale: run `python -m termweight dvc-yaml`"
+
+
+def test_dvc_yaml_check_refuses_a_stale_file(tmp_path):
+    for name in ("params.yaml", "dvc.yaml"):
+        shutil.copy2(REPO / name, tmp_path / name)
+    (tmp_path / "workflow").mkdir()
+    shutil.copy2(REPO / dvcyaml.DECLARATION, tmp_path / dvcyaml.DECLARATION)
+    assert run(["python", "-m", "termweight", "dvc-yaml", "--check"], tmp_path).returncode == 0
+    with open(tmp_path / "dvc.yaml", "a") as fh:
+        fh.write("# edited by hand\n")
+    res = run(["python", "-m", "termweight", "dvc-yaml", "--check"], tmp_path, check=False)
+    assert res.returncode == 2 and "dvc.yaml: stale" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+    run(["python", "-m", "termweight", "dvc-yaml"], tmp_path)
+    assert (tmp_path / "dvc.yaml").read_text() == dvcyaml.generate(REPO)
+
+
+def test_the_declaration_lists_no_python_file():
+    text = (REPO / dvcyaml.DECLARATION).read_text()
+    listed = [ln for ln in text.splitlines()
+              if re.match(r"\s*-\s*src/termweight/\S+\.py\s*$", ln)]
+    assert not listed, f"{dvcyaml.DECLARATION}: code dependencies are derived, remove {listed}"
+
+
+def test_every_params_key_list_follows_params_yaml():
+    """The lists that used to be kept in step by hand are generated: Kim's report depends on the
+    fits of every key of kim.datasets (r8_l2 and webkb_l2 included) and writes their tables."""
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    keys = list(params["kim"]["datasets"])
+    assert {f"data/kim/{k}/fit" for k in keys} <= set(stages["kim_report"]["deps"])
+    outs = {next(iter(o)) if isinstance(o, dict) else o for o in stages["kim_report"]["outs"]}
+    assert {f"reports/tables/kim_{k}.tex" for k in keys} <= outs
+    used = set(dvcyaml.datasets_used(params))
+    prepared = {d for n, s in stages.items() if n.startswith("prepare_") for d in s["foreach"]}
+    assert prepared == used
+
+
+def test_code_dependencies_follow_the_imports():
+    kim_fit = _short(codedeps.command_code("kim-fit"))
+    assert {"experiments/kim.py", "learners/kim.py", "learners/_bundle.py",
+            "statistics.py", "scoring.py", "encoding.py"} <= kim_fit
+    # the report's code and the other papers' learners are not the fit's
+    assert not {"experiments/kim_report.py", "reporting.py", "learners/boosting.py",
+                "learners/modest.py", "cli.py"} & kim_fit
+    assert {"experiments/kim_report.py", "reporting.py"} <= _short(
+        codedeps.command_code("kim-report"))
+    # the benchmark's encode runs mix-ch (weighting -> learners/kim.py): the gap found by reading;
+    # mix-ch never calls the bundle solver (mini-max's), so _bundle.py is not the encode's code
+    encode = _short(codedeps.command_code("encode"))
+    assert {"weighting.py", "learners/kim.py", "encoding.py"} <= encode
+    assert "learners/_bundle.py" not in encode
+    assert "learners/boosting.py" in _short(codedeps.command_code("esuli-boost"))
+    # a dataset's prepare step: its own module, not another dataset's
+    bbc = _short(codedeps.command_code("prepare", ("termweight.datasets.bbc",)))
+    assert "datasets/bbc.py" in bbc and not {"datasets/reuters.py", "datasets/arff.py"} & bbc
+
+
+def test_both_tools_list_the_same_code():
+    """Snakemake's rules take their code inputs from the same derivation as dvc.yaml."""
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    for name, stage in stages.items():
+        body = stage.get("do", stage)
+        code = sorted(d for d in body.get("deps", []) if d.endswith(".py"))
+        cmd = re.search(r"termweight (?:--log \S+ )?([a-z][a-z0-9-]*)", body["cmd"]).group(1)
+        extra = ()
+        if name.startswith("prepare_"):
+            module = next(iter(stage["foreach"].values()))["module"]
+            extra = (f"termweight.datasets.{module}",)
+        assert code == codedeps.command_code(cmd, extra), name
+
+
+def test_the_source_has_no_import_cycle():
+    graph = codedeps.import_graph()
+    state: dict[str, int] = {}
+
+    def visit(node, path):
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = path[path.index(nxt):] + [nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt in graph and state.get(nxt) is None:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if state.get(node) is None:
+            visit(node, [node])
+
+
+def test_the_library_never_imports_the_pipeline_layer():
+    graph = codedeps.import_graph()
+    offenders = sorted(m for m, targets in graph.items()
+                       if not m.startswith(("termweight.pipeline", "termweight.steps",
+                                            "termweight.cli"))
+                       and any(t.startswith("termweight.pipeline") for t in targets))
+    assert not offenders, offenders
+
+
+# --- a module edit, both tools --------------------------------------------------------------------
+
+#: the stages `dvc repro table@slice figure@slice` runs (and Snakemake's `experiments` target)
+SLICE_STAGES = ["prepare_bbc@bbc", "tokenize@bbc", "count@bbc"] + [
+    f"{s}@slice" for s in ("split", "stats", "score", "encode", "train", "predict", "evaluate",
+                           "aggregate", "table", "figure")]
+
+
+def _stale_dvc(project: Path) -> set[str]:
+    out = run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], project).stdout.strip()
+    return set(json.loads(out or "{}"))
+
+
+def _dry_run(project: Path, *options) -> str:
+    res = run(["snakemake", "-n", "--cores", "1", *options, *SMK_SLICE], project)
+    return res.stdout + res.stderr
+
+
+def _smk_jobs(text: str) -> dict[str, dict]:
+    """A dry run's jobs (`snakemake -n`) as DVC stage name -> {"input": [...], "reason": str}."""
+    from termweight.datasets.registry import declared_in
+
+    jobs = {}
+    for job in re.split(r"\n(?=\[[^\n]*\]\n(?:local)?rule )", text):
+        m = re.search(r"^(?:local)?rule (\w+):", job, re.M)
+        if not m or m.group(1) in ("experiments", "all"):
+            continue
+        rule = m.group(1)
+        w = dict(re.findall(r"(\w+)=([\w-]+)", (re.search(r"wildcards: ([^\n]*)", job)
+                                                  or re.match("", "")).group(0)))
+        if "dataset" in w:
+            step = rule
+            if rule.startswith("prepare"):
+                step = f"prepare_{declared_in(w['dataset']).rsplit('.', 1)[-1]}"
+            name = f"{step}@{w['dataset']}"
+        elif "exp" in w:
+            name = f"{rule}@{w['exp']}"
+        else:
+            step, _, exp = rule.rpartition("_")
+            name = f"{step}@{exp}"
+        inputs = re.search(r"^\s*input: ([^\n]*)", job, re.M)
+        jobs[name] = {"input": inputs.group(1).split(", ") if inputs else [],
+                      "reason": (re.search(r"reason: ([^\n]*)", job) or re.match("", "")).group(0)}
+    return jobs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module", ["learners/kim.py", "weighting.py", "statistics.py",
+                                    "datasets/bbc.py", "datasets/arff.py", "reporting.py"])
+def test_an_edited_module_makes_exactly_its_importers_stale(slice_smk, tmp_path, module):
+    project = copy_project(slice_smk, tmp_path / "p")
+    assert _stale_dvc(project) == set()
+    path = project / "src/termweight" / module
+    path.write_text(path.read_text() + "\n# an edit\n")
+    generated = yaml.safe_load((project / "dvc.yaml").read_text())["stages"]
+
+    def deps(stage):
+        base = stage.split("@")[0]
+        return generated[base].get("do", generated[base])["deps"]
+
+    expected = {s for s in SLICE_STAGES if f"src/termweight/{module}" in deps(s)}
+    assert _stale_dvc(project) == expected, module
+    # Snakemake: the jobs whose resolved inputs hold the module (a dry run with every job, so
+    # that each job's own inputs are printed) are the same stages, and a plain dry run reruns
+    # each of them (Snakemake reruns a job whose input is newer than its outputs)
+    every = _smk_jobs(_dry_run(project, "--forceall"))
+    assert set(every) == set(SLICE_STAGES)
+    assert {s for s, j in every.items() if f"src/termweight/{module}" in j["input"]} == expected
+    scheduled = _smk_jobs(_dry_run(project))
+    assert expected <= set(scheduled), (module, sorted(scheduled))
+    if not expected:
+        assert not scheduled
+
+
+# --- one graph: Snakemake's jobs are DVC's stages, up to the fan-out -------------------------------
+
+#: options a Snakemake job adds to a DVC stage's command to do one part of it (its fan-out)
+FANOUT_OPTIONS = {"--names", "--repeat", "--unit", "--fold", "--learners", "--reps", "--encoding",
+                  "--jobs", "--log"}
+#: Snakemake outputs that no DVC stage declares, and why
+SNAKEMAKE_ONLY = {
+    "reports/macros/provenance.tex": "the build stamp (git commit) is not a pure function of the "
+                                     "dependencies: kept out of DVC's hashes",
+    "reports/paper.pdf": "prints the build stamp",
+}
+#: the benchmark report's per-learner and per-measure files: DVC cannot name outputs after the
+#: values of a params list, they are listed in reports/metrics/benchmark.json instead
+BENCHMARK_FILES = re.compile(r"reports/(tables|figures)/benchmark_(?!tests\.tex)[\w-]+\.\w+$")
+
+
+def _dry_jobs(text: str) -> list[dict]:
+    jobs = []
+    for block in re.split(r"\n(?=\[[^\n]*\]\n(?:local)?rule )", text):
+        m = re.search(r"^(?:local)?rule (\w+):", block, re.M)
+        cmd = re.search(r"^Shell command: (.*)$", block, re.M)
+        if not m or not cmd:
+            continue
+        field = {k: (re.search(rf"^\s*{k}: ([^\n]*)", block, re.M) or re.match("", "")).group(0)
+                 for k in ("input", "output")}
+        jobs.append({"rule": m.group(1), "cmd": cmd.group(1),
+                     "input": [p for p in field["input"].split(": ", 1)[-1].split(", ") if p],
+                     "output": [p for p in field["output"].split(": ", 1)[-1].split(", ") if p]})
+    return jobs
+
+
+def _within(path: str, roots) -> str | None:
+    for r in roots:
+        if path == r or path.startswith(r.rstrip("/") + "/"):
+            return r
+    return None
+
+
+def _words(cmd: str) -> list[str]:
+    return [w for w in dvcyaml.shell_words(cmd)]
+
+
+def _command_matches(dvc_cmd: str, smk_cmd: str) -> tuple[bool, set[str]]:
+    """Whether a Snakemake job's command is the DVC stage's command for one part of its work:
+    equal after removing the options the DVC command lacks (the fan-out: which split, which
+    seed) and --log/--jobs, each ``{placeholder}`` of the DVC command standing for a value."""
+    d, s = _words(dvc_cmd), _words(smk_cmd)
+
+    def strip(words, keep):
+        out, dropped, i = [], set(), 0
+        while i < len(words):
+            w = words[i]
+            if w.startswith("--") and (w not in keep or w in ("--log", "--jobs")):
+                dropped.add(w)
+                i += 1
+                while i < len(words) and not words[i].startswith("--"):
+                    i += 1
+                continue
+            out.append(w)
+            i += 1
+        return out, dropped
+
+    d, _ = strip(d, set(d))
+    s, dropped = strip(s, set(d))
+    if len(d) != len(s):
+        return False, dropped
+    for a, b in zip(d, s, strict=True):
+        pattern = re.escape(a)
+        pattern = re.sub(r"\\\{[a-z_]+\\\}", r"[^/ ]+", pattern)
+        if not re.fullmatch(pattern, b):
+            return False, dropped
+    return True, dropped
+
+
+@pytest.mark.parametrize("fanout", ["step", "split"])
+def test_snakemake_and_dvc_run_one_graph(fanout):
+    """For the default target, every paper and the benchmark: each Snakemake job belongs to one
+    DVC stage (by its outputs), runs that stage's command for a part of its work, reads only what
+    the stage depends on, and each stage's dependencies and outputs are covered by its jobs."""
+    from dvc.repo import Repo
+
+    res = run(["snakemake", "all", "papers", "benchmark", "-n", "--forceall", "-p", "--cores",
+               "2", "--config", f"fanout={fanout}"], REPO)
+    jobs = _dry_jobs(res.stdout + res.stderr)
+    assert len(jobs) > 100
+    with Repo(str(REPO)) as repo:
+        from dvc.dependency.param import ParamsDependency
+
+        stages = {s.addressing: {"cmd": s.cmd, "deps": [str(d.def_path) for d in s.deps
+                                                        if not isinstance(d, ParamsDependency)],
+                                 "outs": [str(o.def_path) for o in s.outs]}
+                  for s in repo.index.stages}
+    owner = {o: name for name, s in stages.items() for o in s["outs"]}
+    by_stage: dict[str, list[dict]] = {}
+    problems = []
+    for job in jobs:
+        if not job["output"]:
+            continue  # a target rule (all, papers, <paper>): it runs nothing
+        owners = {owner[r] for p in job["output"] if (r := _within(p, owner))}
+        orphans = [p for p in job["output"] if not _within(p, owner)
+                   and p not in SNAKEMAKE_ONLY and not BENCHMARK_FILES.match(p)]
+        if len(owners) != 1 or orphans:
+            problems.append(f"rule {job['rule']}: outputs {orphans or job['output'][:3]} belong "
+                            f"to {sorted(owners) or 'no DVC stage'}")
+            continue
+        by_stage.setdefault(owners.pop(), []).append(job)
+    for name, stage in stages.items():
+        group = by_stage.get(name)
+        if not group:
+            problems.append(f"DVC stage {name}: no Snakemake job")
+            continue
+        deps = [d for d in stage["deps"] if not d.endswith(".py")]
+        for job in group:
+            ok, dropped = _command_matches(stage["cmd"], job["cmd"])
+            if not ok or not dropped <= FANOUT_OPTIONS:
+                problems.append(f"{name}: rule {job['rule']} runs `{job['cmd']}`, DVC "
+                                f"`{stage['cmd']}`")
+            code = sorted(p for p in job["input"] if p.endswith(".py"))
+            if code != sorted(d for d in stage["deps"] if d.endswith(".py")):
+                problems.append(f"{name}: rule {job['rule']} has other code inputs")
+            extra = [p for p in job["input"] if not p.endswith(".py") and not _within(p, deps)]
+            if extra:
+                problems.append(f"{name}: rule {job['rule']} reads {extra}, not a DVC dependency")
+        inputs = [p for job in group for p in job["input"]]
+        unused = [d for d in deps if not any(_within(p, [d]) or _within(d, [p]) for p in inputs)]
+        if unused:
+            problems.append(f"{name}: DVC depends on {unused}, no Snakemake job reads them")
+        outputs = [p for job in group for p in job["output"]]
+        missing = [o for o in stage["outs"] if not any(_within(p, [o]) for p in outputs)]
+        if missing:
+            problems.append(f"{name}: DVC outputs {missing} that no Snakemake job writes")
+    assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} in all)"
+
+
+def test_a_changed_protocol_leaves_no_old_split_in_the_directories(bbc_corpus, tmp_path):
+    """4 folds then 3: the directories hold exactly what a clean run with 3 folds writes."""
+    from termweight.cli import main
+
+    bbc_corpus.save(tmp_path / "corpus")
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    exp = params["experiments"]["slice"]
+    exp["encodings"] = ["binary", "tf"]
+    for folds in (4, 3):
+        exp["protocol"].update(folds=folds, repeats=1)
+        (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+        common = ["--params", str(tmp_path / "params.yaml"), "--exp", "slice"]
+        split, stats = f"{tmp_path}/splits/{{split}}.npz", f"{tmp_path}/stats/{{split}}.npz"
+        scores, enc = f"{tmp_path}/scores/{{split}}.npz", f"{tmp_path}/enc/{{encoding}}/{{split}}.npz"
+        for argv in (["split", *common, "--corpus", f"{tmp_path}/corpus", "--out-dir",
+                      f"{tmp_path}/splits"],
+                     ["stats", *common, "--corpus", f"{tmp_path}/corpus", "--split", split,
+                      "--out", stats],
+                     ["score", *common, "--stats", stats, "--out", scores],
+                     ["encode", *common, "--jobs", "1", "--corpus", f"{tmp_path}/corpus",
+                      "--split", split, "--stats", stats, "--scores", scores, "--out", enc]):
+            assert main(argv) == 0, argv
+        if folds == 4:  # an encoding taken out, too
+            exp["encodings"] = ["binary"]
+    want = {"r0f0.npz", "r0f1.npz", "r0f2.npz"}
+    for d in ("splits", "stats", "scores", "enc/binary"):
+        assert {p.name for p in (tmp_path / d).glob("*.npz")} == want, d
+    assert not list((tmp_path / "enc/tf").glob("*.npz"))

@@ -53,6 +53,7 @@ include: "workflow/rules/kim.smk"
 include: "workflow/rules/forman.smk"
 include: "workflow/rules/ferreira.smk"
 include: "workflow/rules/benchmark.smk"
+include: "workflow/rules/declared.smk"  # the paper packages' rules, from their stages.yaml
 
 
 rule all:

@@ -40,10 +40,31 @@ def blocks(path: Path, lang: str) -> list[str]:
             if kind == lang and not TITLE.search(info)]
 
 
+#: titled blocks that are fragments to merge into the project's file, not whole files
+FRAGMENTS = ("params.yaml", "workflow/schemas/params.schema.yaml")
+
+
 def tutorial_files(path: Path) -> dict[str, str]:
-    """The titled blocks of a page: file path -> content."""
-    return {TITLE.search(info).group(1): body for _, info, body in FENCE.findall(path.read_text())
-            if TITLE.search(info)}
+    """The titled blocks of a page: file path -> content (fragments of the same file merged)."""
+    out: dict[str, str] = {}
+    for _, info, body in FENCE.findall(path.read_text()):
+        m = TITLE.search(info)
+        if not m:
+            continue
+        name = m.group(1)
+        if name in FRAGMENTS and name in out:
+            body = yaml.safe_dump(merge_params(yaml.safe_load(out[name]), yaml.safe_load(body)),
+                                  sort_keys=False)
+        out[name] = body
+    return out
+
+
+def merge_schema(root: Path, frag: dict) -> None:
+    """Add a page's schema fragment (``properties:`` entries) to the project's schema."""
+    path = root / "workflow/schemas/params.schema.yaml"
+    schema = yaml.safe_load(path.read_text())
+    schema["properties"].update(frag.get("properties", {}))
+    path.write_text(yaml.safe_dump(schema, sort_keys=False))
 
 
 def merge_params(base: dict, frag: dict) -> dict:
@@ -63,6 +84,9 @@ def tutorial_project(path: Path, dest: Path) -> Path:
     if "params.yaml" in files:
         params = merge_params(params, yaml.safe_load(files.pop("params.yaml")))
     root = make_project(dest, params, dvc_yaml=False)
+    schema = files.pop("workflow/schemas/params.schema.yaml", None)
+    if schema is not None:  # the page's entries added to the schema's sections
+        merge_schema(root, yaml.safe_load(schema))
     for rel, body in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(body)
@@ -214,6 +238,9 @@ def test_yaml_snippets_are_valid_params(path):
     from termweight.datasets import DATASETS
 
     schema = yaml.safe_load((REPO / "workflow/schemas/params.schema.yaml").read_text())
+    page_schema = tutorial_files(path).get("workflow/schemas/params.schema.yaml")
+    if page_schema:  # the page's own schema entries (a new paper's section)
+        schema["properties"].update(yaml.safe_load(page_schema).get("properties", {}))
     base = yaml.safe_load((REPO / "params.yaml").read_text())
     before = set(DATASETS)
     try:

@@ -32,8 +32,9 @@ def test_a_new_dataset_and_experiment_as_the_page_says(slice_smk, tmp_path):
     root = copy_project(slice_smk, tmp_path / "project")  # the slice exists (`experiments` ran)
 
     files = tutorial_files(PAGE)
-    frag = yaml.safe_load(files.pop("params.yaml"))
-    (rel, body), = files.items()  # one Python file: the dataset declaration
+    frag = {"experiments": yaml.safe_load(files.pop("params.yaml"))["experiments"]}
+    (rel, body), = [(k, v) for k, v in files.items()  # the dataset declaration
+                    if k.startswith("src/termweight/datasets/")]
     (root / rel).write_text(body)
     params = merge_params(yaml.safe_load((root / "params.yaml").read_text()), frag)
     exp = next(iter(frag["experiments"]))

@@ -6,7 +6,7 @@ one DVC metrics file (stage and rule ``headlines``; ``python -m termweight headl
 
 - per configured experiment (``experiments:`` of the params file): the micro-F1 of each encoding;
 - per paper whose ``reports/metrics/<paper>.json`` exists: our value of each quantity of the
-  README's results table (:data:`termweight.experiments.report.README_ROWS`), ``null`` where the
+  README's results table (each paper's ``readme_rows``, termweight.experiments.papers), ``null`` where the
   paper's run does not report it (DVC leaves nulls out of its table).
 """
 
@@ -23,7 +23,7 @@ log = logging.getLogger("termweight.headlines")
 
 def headlines(params: dict, reports: Path, published: Path) -> dict:
     """The headline numbers of the experiments in ``params`` and of the papers run."""
-    from termweight.experiments.report import README_ROWS, published_headlines, reproduced_value
+    from termweight.experiments.report import published_headlines, readme_rows, reproduced_value
 
     out: dict = {}
     for exp, spec in params.get("experiments", {}).items():
@@ -37,12 +37,15 @@ def headlines(params: dict, reports: Path, published: Path) -> dict:
         except (KeyError, TypeError):
             raise DataError(path, "no encodings/<encoding>/micro_f1 for every encoding of "
                                   f"experiment {exp!r}: rerun its aggregate step") from None
-    for paper, keys in README_ROWS.items():
+    from termweight.experiments.papers import papers
+
+    declared = papers()
+    for paper, keys in readme_rows().items():
         path = Path(reports) / "metrics" / f"{paper}.json"
         if not path.exists():
             continue
         metrics = io.read_json(path)
-        pub_path = Path(published) / f"{paper}.json"
+        pub_path = declared[paper].published_path(Path(published))
         heads = {h.key: h for h in published_headlines(
             paper, io.read_json(pub_path) if pub_path.exists() else None)}
         out[paper] = {k: reproduced_value(heads[k], metrics) for k in keys if k in heads}

@@ -15,19 +15,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from termweight import io  # noqa: E402
+from termweight.latex import latex_escape  # noqa: E402,F401  (re-exported)
 
 PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": "termweight"}
 PNG_META = {"Software": None}
-
-
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
-                  "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "\\": r"\textbackslash{}"}
-
-
-def latex_escape(text: str) -> str:
-    """Escape LaTeX's special characters in plain text."""
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
 def latex_table(frame: pd.DataFrame, caption: str, label: str, float_format="%.4f",

@@ -57,6 +57,11 @@ def code_of(command, *extra_modules):
     return list(_code_of(command, tuple(extra_modules)))
 
 
+def file_or_directory(path):
+    """A declared output: a directory where its last part has no file extension."""
+    return directory(path) if "." not in os.path.basename(path) else path
+
+
 def prepare_code(wildcards):
     """Code inputs of `prepare` for one dataset: the sub-command's files plus the dataset's
     declaring module (found through the registry, not by an import)."""

@@ -1,5 +1,5 @@
 # A few headline numbers per paper and experiment -> reports/headlines.json: the README's results
-# table (termweight.experiments.report.README_ROWS) and each configured experiment's micro-F1 per
+# table (each paper's readme_rows, termweight.experiments.papers) and each configured experiment's micro-F1 per
 # encoding. DVC declares it (stage `headlines`) as its only `metrics:` file, so `dvc metrics show`
 # is one short row; the full reports/metrics/*.json are plain outputs of their rules.
 # Run: `snakemake --cores 1 headlines`.

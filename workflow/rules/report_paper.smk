@@ -4,11 +4,13 @@
 # `snakemake --cores 2 papers && snakemake --cores 2` (the second call rebuilds the PDF).
 import shutil
 
+from termweight.experiments.papers import papers as declared_papers
+
 HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
 REPORT_GENERATED = [
     f"reports/generated/{name}.tex"
     for name in ["summary", "included"]
-    + [f"{p}-more" for p in ("esuli", "mukras", "forman", "kim", "ferreira")]
+    + [f"{p}-more" for p in declared_papers()]
 ]
 # Without TeX the PDF is not declared (so the rule does not fail); the rule says why.
 REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex"] + (
@@ -35,8 +37,12 @@ rule report_macros:
 rule report:
     input:
         code=code_of("report"),
-        tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")),
-        published=sorted(glob.glob("src/termweight/experiments/published/*.json")),
+        tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")) + [
+            os.path.relpath(f, workflow.basedir) for p in declared_papers().values()
+            if (f := p.file("section.tex")) is not None],
+        published=sorted(glob.glob("src/termweight/experiments/published/*.json")) + [
+            os.path.relpath(f, workflow.basedir) for p in declared_papers().values()
+            if (f := p.file("published.json")) is not None],
         results=lambda w: sorted(_configured_reports()),
     output:
         [

@@ -48,6 +48,8 @@ import pandas as pd
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
+from termweight.experiments.papers import Paper
+from termweight.experiments.papers import declare as declare_paper
 
 PUBLISHED = Path(__file__).with_name("published") / "mukras.json"
 METRICS = ("ig", "chi2")
@@ -813,3 +815,29 @@ def register(sub) -> None:
 
 __all__ = ["balanced_folds", "curves", "evaluate_fold", "load_config", "range_means",
            "rank_terms", "register", "significance", "table1_latex"]
+
+
+# --- the paper's declaration (termweight.experiments.papers) -------------------------------------
+
+def _published_headlines(pub: dict) -> list:
+    """Table 1's MSE over 10-350 features, per classifier, method and dataset."""
+    from termweight.experiments.papers import Headline, get, tex_escape
+
+    out = []
+    vals = get(pub, "table1", "values") or {}
+    for clf in ("nb", "svm"):
+        for method in ("ig", "ig_prp"):
+            for ds in ("actors", "movies"):
+                v = get(vals, clf, method, "10-350", ds)
+                if v is not None:
+                    out.append(Headline("mukras", f"{clf}/{method}/10-350/{ds}",
+                                        f"{ds}, {clf.upper()}, {tex_escape(method.replace('_', '+'))}"
+                                        ", MSE (10--350)", "Table 1", v))
+    return out
+
+
+PAPER = declare_paper(Paper(
+    name="mukras", title="Mukras et al.\\ (2007)", order=20,
+    description="Mukras et al. (2007): Information Gain with probability re-distribution, ordinal "
+                "classes",
+    readme_rows=("nb/ig_prp/10-350/actors",), headlines=_published_headlines))

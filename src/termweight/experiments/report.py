@@ -31,23 +31,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from termweight import io
 from termweight.errors import TermweightError
+from termweight.experiments.papers import Headline, papers, tex_escape
+from termweight.experiments.papers import get as _get
 
 log = logging.getLogger("termweight.report")
 
-# Paper sections in report order: name -> section title (also used in the summary table).
-PAPERS = {
-    "esuli": "Esuli \\& Sebastiani (2010)",
-    "mukras": "Mukras et al.\\ (2007)",
-    "forman": "Forman (2008)",
-    "kim": "Kim (2016)",
-    "ferreira": "Ferreira \\& Figueiredo (2012)",
-}
 # Files whose content the source code is; a difference from the commit is flagged as uncommitted.
 SOURCE_PATHS = ["src", "workflow", "Snakefile", "dvc.yaml", "params.yaml", "reports/paper.tex",
                 "reports/sections"]
@@ -67,12 +60,6 @@ def macro_name(*parts: str) -> str:
             if word:
                 out.append(word[0].upper() + word[1:])
     return "".join(out)
-
-
-def tex_escape(text) -> str:
-    from termweight.reporting import latex_escape
-
-    return latex_escape(text)
 
 
 def fmt(value, digits: int = 4) -> str:
@@ -127,25 +114,7 @@ def cmd_report_macros(args) -> None:
 
 # --- summary: published against reproduced ----------------------------------------------------
 
-@dataclass
-class Headline:
-    paper: str
-    key: str            # id in the metrics JSON's optional "headline" mapping
-    label: str          # LaTeX
-    source: str         # where the paper prints it
-    published: float | str | None
-    digits: int = 3
-
-
-def _get(obj, *path):
-    for p in path:
-        if not isinstance(obj, dict) or p not in obj:
-            return None
-        obj = obj[p]
-    return obj
-
-
-def _number(v):
+def number(v):
     """A value or the mean of a ``[mean, sd]`` pair / ``{"mean": ...}`` entry; None otherwise."""
     if isinstance(v, dict):
         v = v.get("value", v.get("mean"))
@@ -161,72 +130,38 @@ def _number(v):
 
 
 def published_headlines(paper: str, pub: dict | None) -> list[Headline]:
-    """The headline numbers of each paper, read from its published JSON."""
+    """The headline numbers of a paper, read from its published JSON (the paper's own reader,
+    else the generic convention: the JSON's ``headline`` mapping)."""
     if not pub:
         return []
-    out: list[Headline] = []
-    if paper == "esuli":
-        for row, vals in _get(pub, "table1", "rows").items():
-            learner, enc = row.split("/")
-            for k, lab in (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1")):
-                if vals.get(k) is not None:
-                    out.append(Headline(paper, f"{row}/{k}", f"{tex_escape(learner)} "
-                                        f"{tex_escape(enc)}, {lab}", "Table 1", vals[k]))
-    elif paper == "kim":
-        for ds, tab in pub["tables"].items():
-            for method in ("rf", "mix-ch", "mini-max"):
-                v = _get(tab, "methods", method, "micro_f")
-                if v is not None:
-                    out.append(Headline(paper, f"{ds}/{method}/micro_f", f"{tex_escape(ds)}: "
-                                        f"{tex_escape(method)}, micro-F", tab["source"].split(" (")[0],
-                                        v[0], 4))
-    elif paper == "forman":
-        c = pub.get("claims", {})
-        for k, lab in (("bns_vs_tfidf_accuracy_gain_pct", "BNS$-$TF-IDF accuracy gain (\\%)"),
-                       ("bns_vs_tfidf_f1_gain_pct", "BNS$-$TF-IDF F-measure gain (\\%)"),
-                       ("best_representation", "best of 30 representations")):
-            if k in c:
-                out.append(Headline(paper, k, lab, "Sec. 4.1" if "gain" in k else "Sec. 4.5", c[k], 1))
-    elif paper == "mukras":
-        vals = _get(pub, "table1", "values") or {}
-        for clf in ("nb", "svm"):
-            for method in ("ig", "ig_prp"):
-                for ds in ("actors", "movies"):
-                    v = _get(vals, clf, method, "10-350", ds)
-                    if v is not None:
-                        out.append(Headline(paper, f"{clf}/{method}/10-350/{ds}",
-                                            f"{ds}, {clf.upper()}, {tex_escape(method.replace('_', '+'))}"
-                                            ", MSE (10--350)", "Table 1", v))
-    elif paper == "ferreira":
-        for key, v in sorted((pub.get("headline") or {}).items()):
-            out.append(Headline(paper, key, tex_escape(key), "", _number(v)))
+    declared = papers().get(paper)
+    out = declared.headlines(pub) if declared is not None and declared.headlines else []
     if not out and isinstance(pub.get("headline"), dict):  # generic convention
         for key, v in sorted(pub["headline"].items()):
-            out.append(Headline(paper, key, tex_escape(key), "", _number(v)))
+            out.append(Headline(paper, key, tex_escape(key), "", number(v)))
     return out
 
 
 def reproduced_value(h: Headline, metrics: dict | None):
-    """Our number for a headline: the metrics JSON's ``headline`` mapping first, else its path."""
+    """Our number for a headline: the metrics JSON's ``headline`` mapping first, else its path,
+    else the paper's own lookup."""
     if metrics is None:
         return None
     v = _get(metrics, "headline", h.key)
     if v is None:
         v = _get(metrics, *h.key.split("/"))
-    if v is None and h.paper == "esuli":
-        learner, enc, m = h.key.split("/")
-        v = _get(metrics, "runs", f"{learner}_{enc}", m)
-    if v is None and h.paper == "kim":
-        ds, method, m = h.key.split("/")
-        v = _get(metrics, "tables", ds, "methods", method, m) or _get(metrics, ds, method, m)
-    return _number(v)
+    declared = papers().get(h.paper)
+    if v is None and declared is not None and declared.reproduced is not None:
+        v = declared.reproduced(h, metrics)
+    return number(v)
 
 
 def summary_rows(reports: Path, published_dir: Path) -> tuple[list[tuple], list[str]]:
     """Rows (paper title, quantity, where, published, ours, difference, key) and the papers run."""
     rows, ran = [], []
-    for paper, title in PAPERS.items():
-        pub_path = published_dir / f"{paper}.json"
+    for paper, declared in papers().items():
+        title = declared.title
+        pub_path = declared.published_path(published_dir)
         pub = io.read_json(pub_path) if pub_path.exists() else None
         met_path = reports / "metrics" / f"{paper}.json"
         metrics = io.read_json(met_path) if met_path.exists() else None
@@ -277,16 +212,11 @@ def summary_table(reports: Path, published_dir: Path) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", ran
 
 
-# The README's results at a glance: a few rows per paper (keys of ``summary_rows``).
-README_ROWS = {
-    "esuli": ["adaboost_mh/ordinal/micro_f1", "mp_boost/ordinal/micro_f1",
-              "mp_boost/ordinal/macro_f1", "svm/tfidf/micro_f1"],
-    "mukras": ["nb/ig_prp/10-350/actors"],
-    "forman": ["bns_vs_tfidf_accuracy_gain_pct", "bns_vs_tfidf_f1_gain_pct",
-               "best_representation"],
-    "kim": ["r8/mix-ch/micro_f", "webkb/mix-ch/micro_f", "news20/mix-ch/micro_f"],
-    "ferreira": ["Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)"],
-}
+def readme_rows() -> dict[str, list[str]]:
+    """The README's results at a glance: a few rows per paper (keys of ``summary_rows``)."""
+    return {name: list(p.readme_rows) for name, p in papers().items()}
+
+
 README_BEGIN = "<!-- results: generated by `python -m termweight report-summary --readme README.md` -->"
 README_END = "<!-- results: end -->"
 
@@ -303,7 +233,7 @@ def _plain(tex: str) -> str:
 
 def summary_markdown(reports: Path, published_dir: Path, rows_by_paper=None) -> str:
     """The README's table: the selected headline rows, published beside ours."""
-    rows_by_paper = README_ROWS if rows_by_paper is None else rows_by_paper
+    rows_by_paper = readme_rows() if rows_by_paper is None else rows_by_paper
     rows, _ = summary_rows(reports, published_dir)
     keep = {f"{p}:{k}" for p, keys in rows_by_paper.items() for k in keys}
     out = ["| paper | quantity | published | ours | ours - published |", "|---|---|---|---|---|"]
@@ -366,7 +296,7 @@ def paper_outputs(reports: Path, paper: str) -> dict[str, list[str]]:
 
 def remaining_floats(reports: Path, paper: str) -> str:
     """LaTeX placing the paper's generated tables/figures that its section does not place."""
-    section = reports / "sections" / f"{paper}.tex"
+    section = papers()[paper].section_path(reports)
     placed = set(_PLACED.findall(_uncommented(section))) if section.exists() else set()
     outs = paper_outputs(reports, paper)
     lines = [f"% Generated by `termweight report`: {paper}'s tables and figures not placed by "
@@ -415,13 +345,14 @@ def included_sections(reports: Path, experiments: list[str]) -> tuple[str, list[
         else:
             lines.append(generic_section(exp))
     missing = []
-    for paper in PAPERS:
+    for paper, declared in papers().items():
         if any(paper_outputs(reports, paper).values()):
-            lines.append(f"\\input{{sections/{paper}}}")
+            section = Path(os.path.relpath(declared.section_path(reports), reports))
+            lines.append(f"\\input{{{section.with_suffix('').as_posix()}}}")
         else:
             missing.append(paper)
     if missing:
-        names = ", ".join(PAPERS[p] for p in missing)
+        names = ", ".join(papers()[p].title for p in missing)
         cmds = ", ".join(f"\\texttt{{snakemake --cores 2 {p}}}" for p in missing)
         lines.append(f"\\section*{{Not run yet}}\nNo outputs exist yet for {names}; their sections "
                      f"are left out (regenerate them with {cmds}).")
@@ -467,7 +398,7 @@ def result_datasets(metrics: dict) -> list[str]:
 def shown_results(reports: Path, experiments: list[str]) -> dict[str, list[str]]:
     """Results the PDF shows (configured experiments, papers with outputs) -> their datasets."""
     shown = {}
-    for name in [*experiments, *PAPERS]:
+    for name in [*experiments, *papers()]:
         path = reports / "metrics" / f"{name}.json"
         if path.exists() and (name in experiments or any(paper_outputs(reports, name).values())):
             shown[name] = result_datasets(io.read_json(path))
@@ -584,7 +515,7 @@ def cmd_report(args) -> None:
     io.write_text(generated / "summary.tex", summary)
     included, missing = included_sections(reports, experiments)
     io.write_text(generated / "included.tex", included)
-    for paper in PAPERS:
+    for paper in papers():
         io.write_text(generated / f"{paper}-more.tex", remaining_floats(reports, paper))
     prov = provenance(root, Path(args.params), reports)
     io.write_text(reports / "macros" / "provenance.tex", provenance_tex(prov))

@@ -11,12 +11,16 @@ depends on are found by reading the source with :mod:`ast`, following names from
 - ``from termweight.a import f``: ``f`` as above; ``from termweight import a`` (or ``import
   termweight.a as a``) followed by ``a.f``: ``f`` as above, and all of ``termweight.a`` when the
   name ``a`` is used otherwise (passed on, ``getattr``);
-- import-time code (outside every function): its imports, the functions it calls and uses as
-  decorators or base classes; importing ``a.b.c`` runs the ``__init__.py`` of ``a`` and ``a.b``;
+- import-time code (outside every function): its imports, the functions it calls (and passes to
+  a call: a callback registered at import), decorators and base classes; importing ``a.b.c`` runs
+  the ``__init__.py`` of ``a`` and ``a.b``;
+- a module that declares ``DISCOVERS = "<package>"``: its functions that call
+  ``importlib.import_module`` import every module of that package (plugin discovery), whose
+  import-time code is followed;
 - a package's lazy re-exports (PEP 562 ``__getattr__``) are read from its ``if TYPE_CHECKING:``
   imports, which name the defining module; other ``if TYPE_CHECKING:`` blocks are left out.
 
-Dynamic imports (``importlib.import_module``, plugin discovery) are not followed: a step whose
+Other dynamic imports (``importlib.import_module``) are not followed: a step whose
 code is found that way names the extra modules itself (a dataset's declaring module for
 ``prepare``). The dispatcher (``termweight.cli``, ``termweight.__main__``) is not a dependency:
 it parses arguments and calls the step, and every argument is in the step's command, which both
@@ -60,6 +64,7 @@ class _Module:
     defs: dict[str, _Scope] = field(default_factory=dict)  # top-level function or class
     constants: dict[str, set[str]] = field(default_factory=dict)  # name -> names its value reads
     reexports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    discovers: str | None = None  # ``DISCOVERS = "<package>"``: it imports that package's modules
 
 
 @functools.cache
@@ -151,13 +156,17 @@ def _parse(name: str) -> _Module:
             continue
         targets = (node.targets if isinstance(node, ast.Assign) else
                    [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign) else [])
+        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets]
+                == ["DISCOVERS"] and isinstance(node.value, ast.Constant)):
+            mod.discovers = node.value.value
         for t in targets:
             if isinstance(t, ast.Name) and getattr(node, "value", None) is not None:
                 mod.constants.setdefault(t.id, set()).update(
                     n.id for n in ast.walk(node.value) if isinstance(n, ast.Name))
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Call):
-                mod.toplevel_called |= {n.id for n in ast.walk(sub.func) if isinstance(n, ast.Name)}
+            if isinstance(sub, ast.Call):  # what a call made at import may call later: its
+                # function and its arguments (a callback registered: ``register(Spec(parser=f))``)
+                mod.toplevel_called |= {n.id for n in ast.walk(sub) if isinstance(n, ast.Name)}
     mod.toplevel = _scope(toplevel_nodes, name, mod.is_package)
     return mod
 
@@ -226,6 +235,13 @@ class _Closure:
                 continue
             self._seen.add((module, d))
             if d in mod.defs:
+                scope = mod.defs[d]
+                if mod.discovers and ("import_module" in scope.names
+                                      or ("importlib", "import_module") in scope.attrs):
+                    # plugin discovery: this function imports every module of that package
+                    for m in sorted(_modules()):
+                        if m.startswith(mod.discovers + ".") and m != module:
+                            self.import_time(m)
                 at, self._at = self._at, f"{module}.{d}"
                 scope = mod.defs[d]
                 self._scope(module, scope, aliases)

@@ -110,7 +110,13 @@ def _expand_list(entries, params: dict, where: str) -> list:
     """Dependencies or outputs: ``{each: section, path: ...}`` entries expanded, the rest kept."""
     out = []
     for e in entries or []:
-        if isinstance(e, dict) and "each" in e:
+        if isinstance(e, dict) and "paper_files" in e:  # a file of every paper package
+            from termweight.experiments.papers import papers
+            from termweight.pipeline.codedeps import relative
+
+            out += [relative(f) for p in papers().values()
+                    if (f := p.file(e["paper_files"])) is not None]
+        elif isinstance(e, dict) and "each" in e:
             section = _lookup(params, e["each"], where)
             for key, item in section.items():
                 path = e["path"].format(key=key, item=item)
@@ -174,18 +180,39 @@ def _clean(body: dict) -> dict:
         k: v for k, v in body.items() if k not in order}
 
 
+def declarations(root: Path, params: dict) -> list[tuple[str, dict]]:
+    """(where, stage declarations): workflow/stages.yaml, then each paper package's
+    ``stages.yaml`` whose section params.yaml has (termweight.experiments.papers)."""
+    from termweight.config import read_yaml
+    from termweight.experiments.papers import papers
+
+    out = [(DECLARATION, read_yaml(root / DECLARATION, "stage declaration"))]
+    for name, paper in papers().items():
+        path = paper.file("stages.yaml")
+        if path is not None and name in params:
+            out.append((str(path), read_yaml(path, "stage declaration")))
+    return out
+
+
+def generated_stages(root: Path, params: dict) -> dict[str, dict]:
+    """Every generated stage (DVC's templating left in place), by name."""
+    stages: dict[str, dict] = {}
+    for where, decl in declarations(root, params):
+        for name, d in (decl.get("stages") or {}).items():
+            for sname, s in _stage(name, d, params).items():
+                if sname in stages:
+                    raise ConfigError(f"{where}: stage {sname!r} declared twice")
+                stages[sname] = s
+    return stages
+
+
 def generate(root: Path = Path("."), params_file: str = "params.yaml") -> str:
     """The text of dvc.yaml for the checkout at ``root``."""
     from termweight.config import read_yaml
 
-    decl = read_yaml(root / DECLARATION, "stage declaration")
     params = read_yaml(root / params_file)
-    stages: dict[str, dict] = {}
-    for name, d in decl["stages"].items():
-        for sname, s in _stage(name, d, params).items():
-            if sname in stages:
-                raise ConfigError(f"{DECLARATION}: stage {sname!r} generated twice")
-            stages[sname] = s
+    decl = read_yaml(root / DECLARATION, "stage declaration")
+    stages = generated_stages(root, params)
     doc = {"stages": stages, **{k: v for k, v in decl.items() if k != "stages"}}
     return HEADER + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, width=100,
                               default_flow_style=False, allow_unicode=True)
@@ -223,6 +250,81 @@ def write(root: Path = Path("."), check: bool = False) -> bool:
         raise ConfigError(f"{path}: stale; regenerate it with `python -m termweight dvc-yaml`")
     io.write_text(path, text)
     return False
+
+
+# --- concrete instances: Snakemake's rules for a paper package ------------------------------------
+
+_VAR = re.compile(r"\$\{([^{}]+)\}")
+
+
+def _resolve(text: str, key, item, params: dict, where: str) -> str:
+    def value(m):
+        name = m.group(1).strip()
+        if name == "key":
+            return str(key)
+        if name == "item":
+            return str(item)
+        if name.startswith("item."):
+            return str(_lookup(item, name[5:], where))
+        return str(_lookup(params, name, where))
+
+    return _VAR.sub(value, text)
+
+
+def instances(name: str, stage: dict, params: dict) -> list[dict]:
+    """A generated stage as the concrete stages DVC makes of it: ``{"name", "cmd", "deps",
+    "outs", "cache", "params"}`` each (``foreach`` over a mapping, a list or a params section)."""
+    where = f"stage {name}"
+    if "matrix" in stage:
+        raise ConfigError(f"{where}: `matrix` is not supported in a paper package; use foreach")
+    if "foreach" in stage:
+        each = stage["foreach"]
+        if isinstance(each, str):
+            each = _lookup(params, _VAR.fullmatch(each.strip()).group(1), where)
+        pairs = list(each.items()) if isinstance(each, dict) else [(v, v) for v in each]
+        body = stage["do"]
+    else:
+        pairs, body = [(None, None)], stage
+    out = []
+    for key, item in pairs:
+        def r(text, key=key, item=item):
+            return _resolve(text, key, item, params, where)
+
+        outs, cache = [], {}
+        for o in body.get("outs", []) + body.get("metrics", []):
+            path = r(next(iter(o)) if isinstance(o, dict) else o)
+            outs.append(path)
+            cache[path] = not (isinstance(o, dict) and next(iter(o.values())).get("cache") is False)
+        out.append({"name": name if key is None else f"{name}@{key}",
+                    "rule": name if key is None else f"{name}_{key}",
+                    "cmd": r(body["cmd"]), "deps": [r(d) for d in body.get("deps", [])],
+                    "outs": outs, "cache": cache,
+                    "params": [r(p) if isinstance(p, str) else p for p in body.get("params", [])]})
+    return out
+
+
+def package_instances(root: Path, params: dict) -> dict[str, list[dict]]:
+    """Paper -> the concrete stages its package declares (Snakemake builds its rules from them)."""
+    out = {}
+    for where, decl in declarations(root, params)[1:]:
+        paper = Path(where).parent.name
+        insts = []
+        for name, d in (decl.get("stages") or {}).items():
+            for sname, s in _stage(name, d, params).items():
+                insts += instances(sname, s, params)
+        out[paper] = insts
+    return out
+
+
+def params_values(keys, params: dict) -> list:
+    """The values of a stage's ``params`` keys (what Snakemake tracks to rerun on a change)."""
+    vals = []
+    for k in keys:
+        if isinstance(k, dict):  # {file: [keys]} or {file: None}
+            vals.append(k)
+            continue
+        vals.append(_lookup(params, k, "params"))
+    return vals
 
 
 def shell_words(cmd: str) -> list[str]:

@@ -2,7 +2,8 @@
 
 One line per item, described from the code itself (docstrings, the metric table of
 :mod:`termweight.scoring`, :mod:`termweight.learners.registry`, the params file) or from the
-tables here: :data:`BASE_ENCODING_HELP` and :data:`PAPER_TARGETS`.
+table here, :data:`BASE_ENCODING_HELP`; the papers from their declarations
+(:mod:`termweight.experiments.papers`).
 """
 
 from __future__ import annotations
@@ -10,18 +11,6 @@ from __future__ import annotations
 from termweight.steps.common import first_line
 
 LIST_KINDS = ("datasets", "metrics", "encodings", "learners", "experiments")
-
-#: paper target (a section of params.yaml; `snakemake <name>`) -> what it reproduces
-PAPER_TARGETS = {
-    "esuli": "Esuli & Sebastiani: ordinal-to-binary features for AdaBoost.MH and MP-Boost, "
-             "Reuters-21578",
-    "mukras": "Mukras et al. (2007): Information Gain with probability re-distribution, ordinal "
-              "classes",
-    "forman": "Forman (2008): BNS feature scaling against TF-IDF and 13 other metrics, linear SVM",
-    "kim": "Kim (2016): combining supervised term weightings, mix-ch and mini-max",
-    "ferreira": "Ferreira & Figueiredo (2012): l0-norm feature selection against Fisher, random "
-                "projection, MIM, CMIM",
-}
 
 #: every base encoding -> what it is (termweight.encoding.BASE_ENCODINGS; checked by the tests)
 BASE_ENCODING_HELP = {
@@ -111,11 +100,15 @@ def _list_experiments(args) -> None:
                      f"{exp['dataset']}, {proto['type']} ({how}), encodings "
                      f"{' '.join(exp['encodings'])}, {exp['learner']['name']} "
                      f"(snakemake experiments; dvc repro table@{name} figure@{name})"))
-    for name, text in PAPER_TARGETS.items():
+    from termweight.experiments.papers import papers
+
+    declared = papers()
+    for name, text in ((n, p.description) for n, p in declared.items()):
         where = "in" if name in params else f"NOT in {args.params}: no target"
         rows.append((name, "paper", f"{text} (snakemake {name}; {where} {args.params})"
                      if name in params else f"{text} ({where})"))
-    rows.append(("papers", "target", "all five papers (snakemake papers)"))
+    count = {5: "five", 6: "six"}.get(len(declared), str(len(declared)))
+    rows.append(("papers", "target", f"all {count} papers (snakemake papers)"))
     _rows(rows)
 
 

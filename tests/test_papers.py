@@ -65,10 +65,15 @@ def test_a_sixth_paper_is_one_package(slice_reported, tmp_path):
     assert "Toy (2026): a sixth paper" in text and "largest class share" in text
     assert "business" in text  # its table: a class of bbc
 
-    # DVC runs the same stage and writes the same bytes
+    # DVC runs the same stage and writes the same bytes, and its report stage builds the PDF with
+    # the paper in it (--single-item: the other papers' stages are not run here)
     _run(root, "dvc", "repro", "--force", "toy_run")
     assert (root / "reports/tables/toy_classes.tex").read_bytes() == table
     assert (root / "reports/metrics/toy.json").read_bytes() == metrics
+    (root / "reports/paper.pdf").unlink()
+    _run(root, "dvc", "repro", "--force", "--single-item", "report")
+    text = pdf_text(root / "reports/paper.pdf")
+    assert "Toy (2026): a sixth paper" in text and "largest class share" in text
 
     # one graph: Snakemake's job for the toy is DVC's stage
     problems = one_graph_problems(root, ["toy"], "step", only_owned=True)

@@ -323,3 +323,11 @@ def test_the_pdf_sections_learners_follow_the_configuration():
     one = floats(["logreg"], "micro_f1", "tfidf")
     assert "\\twtable{benchmark_logreg}" in one and "{benchmark_cd_logreg_micro_f1}" in one
     assert "linearsvc" not in one and "mnb" not in one
+
+
+def test_every_learned_weighting_has_its_function():
+    """weighting.LEARNED (names, read by the params checks) and the functions that compute them
+    name the same weightings."""
+    from termweight import weighting
+
+    assert set(weighting.LEARNED) == set(weighting._LEARNED_FUNCTIONS)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -137,39 +138,6 @@ def _stale_dvc(project: Path) -> set[str]:
     return set(json.loads(out or "{}"))
 
 
-def _dry_run(project: Path, *options) -> str:
-    res = run(["snakemake", "-n", "--cores", "1", *options, *SMK_SLICE], project)
-    return res.stdout + res.stderr
-
-
-def _smk_jobs(text: str) -> dict[str, dict]:
-    """A dry run's jobs (`snakemake -n`) as DVC stage name -> {"input": [...], "reason": str}."""
-    from termweight.datasets.registry import declared_in
-
-    jobs = {}
-    for job in re.split(r"\n(?=\[[^\n]*\]\n(?:local)?rule )", text):
-        m = re.search(r"^(?:local)?rule (\w+):", job, re.M)
-        if not m or m.group(1) in ("experiments", "all"):
-            continue
-        rule = m.group(1)
-        w = dict(re.findall(r"(\w+)=([\w-]+)", (re.search(r"wildcards: ([^\n]*)", job)
-                                                  or re.match("", "")).group(0)))
-        if "dataset" in w:
-            step = rule
-            if rule.startswith("prepare"):
-                step = f"prepare_{declared_in(w['dataset']).rsplit('.', 1)[-1]}"
-            name = f"{step}@{w['dataset']}"
-        elif "exp" in w:
-            name = f"{rule}@{w['exp']}"
-        else:
-            step, _, exp = rule.rpartition("_")
-            name = f"{step}@{exp}"
-        inputs = re.search(r"^\s*input: ([^\n]*)", job, re.M)
-        jobs[name] = {"input": inputs.group(1).split(", ") if inputs else [],
-                      "reason": (re.search(r"reason: ([^\n]*)", job) or re.match("", "")).group(0)}
-    return jobs
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("module", ["learners/kim.py", "weighting.py", "statistics.py",
                                     "datasets/bbc.py", "datasets/arff.py", "reporting.py"])
@@ -189,10 +157,12 @@ def test_an_edited_module_makes_exactly_its_importers_stale(slice_smk, tmp_path,
     # Snakemake: the jobs whose resolved inputs hold the module (a dry run with every job, so
     # that each job's own inputs are printed) are the same stages, and a plain dry run reruns
     # each of them (Snakemake reruns a job whose input is newer than its outputs)
-    every = _smk_jobs(_dry_run(project, "--forceall"))
-    assert set(every) == set(SLICE_STAGES)
-    assert {s for s, j in every.items() if f"src/termweight/{module}" in j["input"]} == expected
-    scheduled = _smk_jobs(_dry_run(project))
+    stages = _dvc_stages(project)
+    every, problems = _by_stage(_snakemake_jobs(project, SMK_SLICE, "--forceall"), stages)
+    assert not problems and set(every) == set(SLICE_STAGES), problems
+    assert {s for s, jobs in every.items()
+            if any(f"src/termweight/{module}" in j["input"] for j in jobs)} == expected
+    scheduled, _ = _by_stage(_snakemake_jobs(project, SMK_SLICE), stages)
     assert expected <= set(scheduled), (module, sorted(scheduled))
     if not expected:
         assert not scheduled
@@ -236,15 +206,11 @@ def _within(path: str, roots) -> str | None:
     return None
 
 
-def _words(cmd: str) -> list[str]:
-    return [w for w in dvcyaml.shell_words(cmd)]
-
-
 def _command_matches(dvc_cmd: str, smk_cmd: str) -> tuple[bool, set[str]]:
     """Whether a Snakemake job's command is the DVC stage's command for one part of its work:
     equal after removing the options the DVC command lacks (the fan-out: which split, which
     seed) and --log/--jobs, each ``{placeholder}`` of the DVC command standing for a value."""
-    d, s = _words(dvc_cmd), _words(smk_cmd)
+    d, s = shlex.split(dvc_cmd), shlex.split(smk_cmd)
 
     def strip(words, keep):
         out, dropped, i = [], set(), 0
@@ -272,31 +238,35 @@ def _command_matches(dvc_cmd: str, smk_cmd: str) -> tuple[bool, set[str]]:
     return True, dropped
 
 
-def one_graph_problems(root: Path, targets: list[str], fanout: str,
-                       only_owned: bool = False) -> list[str]:
-    """What differs between the Snakemake jobs of ``targets`` and the DVC stages of ``root``: each
-    job must belong to one DVC stage (by its outputs), run that stage's command for a part of its
-    work and read only what the stage depends on; each stage (``only_owned``: each stage that owns
-    a job's output) must have its dependencies read and its outputs written by its jobs."""
+def _snakemake_jobs(root: Path, targets: list[str], *options: str) -> list[dict]:
+    """The jobs of a dry run (`snakemake -n -p`) in ``root``, with the project's own src/."""
     import subprocess
 
-    from dvc.dependency.param import ParamsDependency
-    from dvc.repo import Repo
     from workflow_utils import env
 
     e = env()
-    if root != REPO:  # a project's own src/ (a package a test wrote there)
+    if root != REPO:  # a project's own src/ (a module or package a test wrote there)
         e["PYTHONPATH"] = str(root / "src")
-    res = subprocess.run(["snakemake", *targets, "-n", "--forceall", "-p", "--cores", "2",
-                          "--config", f"fanout={fanout}"], cwd=root, env=e, capture_output=True,
-                         text=True, timeout=600)
+    res = subprocess.run(["snakemake", *targets, "-n", "-p", "--cores", "2", *options], cwd=root,
+                         env=e, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
-    jobs = _dry_jobs(res.stdout + res.stderr)
+    return _dry_jobs(res.stdout + res.stderr)
+
+
+def _dvc_stages(root: Path) -> dict[str, dict]:
+    """DVC's stages in ``root``: name -> cmd, deps (files, not params) and outs."""
+    from dvc.dependency.param import ParamsDependency
+    from dvc.repo import Repo
+
     with Repo(str(root)) as repo:
-        stages = {s.addressing: {"cmd": s.cmd, "deps": [str(d.def_path) for d in s.deps
-                                                        if not isinstance(d, ParamsDependency)],
-                                 "outs": [str(o.def_path) for o in s.outs]}
-                  for s in repo.index.stages}
+        return {s.name: {"cmd": s.cmd, "deps": [str(d.def_path) for d in s.deps
+                                                      if not isinstance(d, ParamsDependency)],
+                               "outs": [str(o.def_path) for o in s.outs]}
+                for s in repo.index.stages}
+
+
+def _by_stage(jobs: list[dict], stages: dict) -> tuple[dict[str, list[dict]], list[str]]:
+    """Jobs grouped by the DVC stage that declares their outputs, and the jobs that fit none."""
     owner = {o: name for name, s in stages.items() for o in s["outs"]}
     by_stage: dict[str, list[dict]] = {}
     problems = []
@@ -311,6 +281,18 @@ def one_graph_problems(root: Path, targets: list[str], fanout: str,
                             f"to {sorted(owners) or 'no DVC stage'}")
             continue
         by_stage.setdefault(owners.pop(), []).append(job)
+    return by_stage, problems
+
+
+def one_graph_problems(root: Path, targets: list[str], fanout: str,
+                       only_owned: bool = False) -> list[str]:
+    """What differs between the Snakemake jobs of ``targets`` and the DVC stages of ``root``: each
+    job must belong to one DVC stage (by its outputs), run that stage's command for a part of its
+    work and read only what the stage depends on; each stage (``only_owned``: each stage that owns
+    a job's output) must have its dependencies read and its outputs written by its jobs."""
+    stages = _dvc_stages(root)
+    by_stage, problems = _by_stage(
+        _snakemake_jobs(root, targets, "--forceall", "--config", f"fanout={fanout}"), stages)
     for name, stage in stages.items():
         group = by_stage.get(name)
         if not group:

@@ -177,8 +177,6 @@ class _Closure:
     def __init__(self):
         self.files: set[Path] = set()
         self._seen: set[tuple[str, str]] = set()
-        self.reached_from: dict[str, str] = {}  # module -> where it was first reached from
-        self._at = "<entry>"
 
     # -- whole modules and import-time code ------------------------------------------------------
 
@@ -195,16 +193,13 @@ class _Closure:
         if name not in _modules() or (name, "<import>") in self._seen:
             return
         self._seen.add((name, "<import>"))
-        self.reached_from.setdefault(name, self._at)
         parts = name.split(".")
         for i in range(1, len(parts)):  # importing a.b.c runs a/__init__.py and a/b/__init__.py
             self.import_time(".".join(parts[:i]))
         mod = _parse(name)
         self.files.add(mod.path)
-        at, self._at = self._at, f"{name} (import)"
         self._scope(name, mod.toplevel, {})
         self.names(name, sorted(mod.toplevel_called & (set(mod.defs) | set(mod.constants))))
-        self._at = at
 
     # -- names -------------------------------------------------------------------------------------
 
@@ -242,11 +237,8 @@ class _Closure:
                     for m in sorted(_modules()):
                         if m.startswith(mod.discovers + ".") and m != module:
                             self.import_time(m)
-                at, self._at = self._at, f"{module}.{d}"
-                scope = mod.defs[d]
                 self._scope(module, scope, aliases)
                 todo.extend(n for n in scope.names if n in mod.defs or n in mod.constants)
-                self._at = at
             elif d in mod.constants:
                 for n in mod.constants[d]:
                     if n in mod.defs or n in mod.constants:
@@ -310,20 +302,6 @@ def code_files(entries: list[tuple[str, str | None]]) -> list[str]:
     for the whole module)."""
     files = _closure(entries).files - _dispatcher_files()
     return sorted(relative(p) for p in files)
-
-
-def why(entries: list[tuple[str, str | None]], module: str) -> list[str]:
-    """How ``entries`` reach ``module``: the chain of places, entry last (for debugging)."""
-    c = _closure(entries)
-    chain, at = [], module
-    while at in c.reached_from and len(chain) < 50:
-        chain.append(at)
-        at = c.reached_from[at].split(" ")[0]
-        if at == "<entry>":
-            break
-        while at not in _modules() and "." in at:
-            at = at.rsplit(".", 1)[0]
-    return chain
 
 
 @functools.cache

@@ -10,7 +10,6 @@ recorded in ``dvc.lock`` stay valid; the code dependencies are derived
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 import yaml
@@ -96,16 +95,6 @@ def _command(cmd: str, where: str) -> str:
     return m.group(1)
 
 
-def _resolve_item(text: str, key: str, item) -> str:
-    text = text.replace("${key}", key)
-    if isinstance(item, dict):
-        for k, v in item.items():
-            text = text.replace(f"${{item.{k}}}", str(v))
-    else:
-        text = text.replace("${item}", str(item))
-    return text
-
-
 def _expand_list(entries, params: dict, where: str) -> list:
     """Dependencies or outputs: ``{each: section, path: ...}`` entries expanded, the rest kept."""
     out = []
@@ -164,10 +153,10 @@ def _stage(name: str, decl: dict, params: dict) -> dict[str, dict]:
     # one stage per distinct code: items whose extra modules differ get stages of their own
     groups: dict[str, dict] = {}
     for key, item in foreach.items():
-        extra = tuple(_resolve_item(c, key, item) for c in code_decl)
+        code = _code(body, where, tuple(_resolve(c, key, item, params, where) for c in code_decl))
         gname = group.format(**item) if isinstance(item, dict) else group.format(item=item)
-        g = groups.setdefault(gname, {"foreach": {}, "code": _code(body, where, extra)})
-        if g["code"] != _code(body, where, extra):
+        g = groups.setdefault(gname, {"foreach": {}, "code": code})
+        if g["code"] != code:
             raise ConfigError(f"{where}: items of group {gname} run different code")
         g["foreach"][key] = item
     return {g: {"foreach": v["foreach"], "do": _clean({**body, "deps": body["deps"] + v["code"]})}
@@ -325,8 +314,3 @@ def params_values(keys, params: dict) -> list:
             continue
         vals.append(_lookup(params, k, "params"))
     return vals
-
-
-def shell_words(cmd: str) -> list[str]:
-    """A stage's command as words (for comparing the two tools' commands)."""
-    return shlex.split(cmd)

@@ -18,7 +18,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from termweight.errors import TermweightError, one_line
+from termweight.errors import TermweightError, one_line, os_error_line
 
 log = logging.getLogger("termweight")
 
@@ -131,8 +131,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing left to flush
         return 0
     except OSError as exc:  # e.g. an input that is missing or a directory, a full disk
-        where = exc.filename if exc.filename is not None else "(file)"
-        return _fail(args, f"{where}: {exc.strerror or exc}")
+        return _fail(args, os_error_line(exc))
     if args.command != "list":  # its output is the list, nothing else
         log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
     return 0

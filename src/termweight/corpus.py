@@ -90,8 +90,13 @@ class Corpus:
         return np.asarray(self.Y.argmax(axis=1)).ravel()
 
     def save(self, directory) -> None:
+        """Write ``counts.npz``, ``terms.txt`` and ``meta.json``, all three or none."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
+        with io.all_or_nothing():
+            self._save(directory)
+
+    def _save(self, directory: Path) -> None:
         io.save_arrays(directory / "counts.npz", X=self.X, Y=self.Y, subset=self.subset,
                        doc_ids=np.asarray(self.doc_ids, dtype=str))
         io.write_text(directory / "terms.txt", "".join(f"{t}\n" for t in self.terms))

@@ -13,6 +13,12 @@ def one_line(text, limit: int = 500) -> str:
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
+def os_error_line(exc: OSError) -> str:
+    """An OS error (missing input, read-only directory, full disk) as ``<file>: <reason>``."""
+    where = exc.filename if exc.filename is not None else "(file)"
+    return f"{where}: {exc.strerror or exc}"
+
+
 class TermweightError(Exception):
     """Base class: every error the CLI reports as a one-line message."""
 

@@ -31,7 +31,7 @@ def headlines(params: dict, reports: Path, published: Path) -> dict:
         if not path.exists():
             log.info("%s: not there (experiment %s not run): skipped", path, exp)
             continue
-        encodings = io.read_json(path).get("encodings")
+        encodings = io.read_json_object(path).get("encodings")
         try:
             out[exp] = {"micro_f1": {e: encodings[e]["micro_f1"] for e in spec["encodings"]}}
         except (KeyError, TypeError):
@@ -44,7 +44,7 @@ def headlines(params: dict, reports: Path, published: Path) -> dict:
         path = Path(reports) / "metrics" / f"{paper}.json"
         if not path.exists():
             continue
-        metrics = io.read_json(path)
+        metrics = io.read_json_object(path)
         pub_path = declared[paper].published_path(Path(published))
         heads = {h.key: h for h in published_headlines(
             paper, io.read_json(pub_path) if pub_path.exists() else None)}

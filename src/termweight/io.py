@@ -39,6 +39,36 @@ def _umask() -> int:
     return mask
 
 
+#: the open :func:`all_or_nothing` transaction of this process: (pid, [(temporary, target)])
+_PENDING: tuple[int, list[tuple[Path, Path]]] | None = None
+
+
+@contextlib.contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Make a step's several outputs appear together or not at all.
+
+    Inside the block, every :func:`atomic_path` of this process keeps its finished temporary and
+    renames nothing; at the end of the block all are renamed (the renames are quick and cannot
+    run out of space), and on an error all are removed. Forked workers write as usual. A step
+    must not read back an output it wrote inside the block.
+    """
+    global _PENDING
+    if _PENDING is not None and _PENDING[0] == os.getpid():  # nested: the outer block commits
+        yield
+        return
+    _PENDING = (os.getpid(), [])
+    pending = _PENDING[1]
+    try:
+        yield
+        for tmp, target in pending:
+            os.replace(tmp, target)
+    finally:
+        _PENDING = None
+        for tmp, _ in pending:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it onto ``path`` only on success.
@@ -56,13 +86,26 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=suffix or path.suffix, dir=path.parent)
     os.close(fd)
     tmp = Path(tmp)
+    deferred = _PENDING is not None and _PENDING[0] == os.getpid()
     try:
-        yield tmp
+        try:
+            yield tmp
+        except OSError as exc:  # disk full, quota: name the output, not the temporary
+            if exc.filename not in (None, str(tmp)):
+                raise
+            raise DataError(path, f"cannot write: {exc.strerror or exc}") from None
         if tmp.exists():
             os.chmod(tmp, 0o666 & ~_umask())
+        if deferred:
+            _PENDING[1][:] = [(t, p) for t, p in _PENDING[1] if p != path] + [(tmp, path)]
+            return
         os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
     finally:
-        if tmp.exists():
+        if not deferred and tmp.exists():
             tmp.unlink()
 
 
@@ -135,6 +178,14 @@ def read_json(path):
         raise DataError(path, f"invalid JSON: {exc}") from None
 
 
+def read_json_object(path) -> dict:
+    """:func:`read_json` of a file that must hold a JSON object (a mapping)."""
+    obj = read_json(path)
+    if not isinstance(obj, dict):
+        raise DataError(path, f"expected a JSON object, found a JSON {type(obj).__name__}")
+    return obj
+
+
 def read_lines(path) -> list[str]:
     """The lines of a UTF-8 text file written by :func:`write_text` (one item per ``\\n``)."""
     try:
@@ -203,6 +254,51 @@ _NPZ_ERRORS = (OSError, ValueError, EOFError, KeyError, TypeError, zipfile.BadZi
                zlib.error, NotImplementedError, RuntimeError)
 
 
+#: environment variable: the most bytes the arrays read from one ``.npz`` may take, decompressed
+MAX_ARRAY_BYTES_ENV = "TERMWEIGHT_MAX_ARRAY_BYTES"
+
+
+def max_array_bytes() -> int:
+    """The decompressed-size limit of one ``.npz`` read: ``$TERMWEIGHT_MAX_ARRAY_BYTES``, else
+    half of this machine's physical memory (a larger file could not be worked on anyway)."""
+    env = os.environ.get(MAX_ARRAY_BYTES_ENV)
+    if env:
+        try:
+            return int(float(env))
+        except ValueError:
+            raise DataError(MAX_ARRAY_BYTES_ENV, f"not a number of bytes: {env!r}") from None
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError):
+        return 8 << 30
+
+
+def _check_declared_sizes(path, zf: zipfile.ZipFile, names) -> None:
+    """Before anything is decompressed: every member's ``.npy`` header (read alone) must declare
+    no more bytes than the zip says the member holds, and the members together no more than
+    :func:`max_array_bytes`, so a header claiming 10^12 values or a deflate bomb is refused
+    instead of allocated. (zipfile never inflates a member past its declared size.)"""
+    limit, total = max_array_bytes(), 0
+    for name in names:
+        info = zf.getinfo(f"{name}.npy")
+        with zf.open(info) as fh:
+            version = np.lib.format.read_magic(fh)
+            read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                    else np.lib.format.read_array_header_2_0)
+            shape, _, dtype = read(fh)
+        if dtype.hasobject:
+            raise DataError(path, f"array {name!r} holds Python objects (pickle): refused")
+        declared = dtype.itemsize * int(np.prod(shape, dtype=object))
+        if declared > info.file_size:
+            raise DataError(path, f"array {name!r}: its header declares {declared:,} bytes "
+                                  f"{tuple(shape)}, the file holds {info.file_size:,}")
+        total += info.file_size
+        if total > limit:
+            raise DataError(path, f"its arrays take more than {limit:,} bytes decompressed "
+                                  f"({name!r} reaches {total:,}); raise {MAX_ARRAY_BYTES_ENV} "
+                                  "if the file is genuine")
+
+
 def load_arrays(path, keys=None) -> Arrays:
     """Load what :func:`save_arrays` wrote; CSR matrices are reassembled and checked.
 
@@ -223,6 +319,7 @@ def load_arrays(path, keys=None) -> Arrays:
                 if want - have:
                     raise DataError(path, f"no array {sorted(want - have)[0]!r} in this file "
                                           f"(has: {', '.join(sorted(z.files))})")
+            _check_declared_sizes(path, z.zip, names)
             raw = {k: z[k] for k in names}
     except OSError as exc:
         if exc.strerror is None:  # e.g. a gzip/zip layer's own error

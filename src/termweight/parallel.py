@@ -1,16 +1,17 @@
 """The worker pool of the CLI's per-split steps: ``fn(item)`` for every item, in forked processes.
 
 Every item writes its own files (atomically), so the outputs are the same bytes whatever the number
-of processes. Bad input in a worker (a :class:`~termweight.errors.TermweightError`) comes back as
-the same one-line error in the parent; any other exception (a bug) as a ``RuntimeError`` carrying
-the worker's traceback.
+of processes. Bad input in a worker (a :class:`~termweight.errors.TermweightError`) and an OS error
+(a full disk, a read-only or missing directory, an output path that is a file) come back as the
+same one-line error, naming the file, that one process gives; any other exception (a bug) as a
+``RuntimeError`` carrying the worker's traceback.
 """
 
 from __future__ import annotations
 
 import os
 
-from termweight.errors import TermweightError
+from termweight.errors import TermweightError, os_error_line
 
 _TASK: tuple | None = None  # (function, items) handed to forked workers
 
@@ -27,6 +28,8 @@ def _run_task(i: int):
         fn(items[i])
     except TermweightError as exc:
         return ("error", str(exc))
+    except OSError as exc:  # what the CLI reports for one process: "<file>: <reason>"
+        return ("error", os_error_line(exc))
     except BaseException:  # noqa: BLE001 - a bug: its traceback goes back to the parent
         import traceback
 

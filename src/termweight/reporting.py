@@ -41,11 +41,12 @@ def save_figure(fig, stem) -> list[Path]:
     """Save ``fig`` as ``stem.pdf`` and ``stem.png`` atomically; return the two paths."""
     stem = Path(stem)
     out = []
-    for ext, meta in ((".pdf", PDF_META), (".png", PNG_META)):
-        path = stem.with_suffix(ext)
-        with io.atomic_path(path) as tmp:
-            fig.savefig(tmp, format=ext[1:], metadata=meta, dpi=150, bbox_inches="tight")
-        out.append(path)
+    with io.all_or_nothing():
+        for ext, meta in ((".pdf", PDF_META), (".png", PNG_META)):
+            path = stem.with_suffix(ext)
+            with io.atomic_path(path) as tmp:
+                fig.savefig(tmp, format=ext[1:], metadata=meta, dpi=150, bbox_inches="tight")
+            out.append(path)
     plt.close(fig)
     return out
 

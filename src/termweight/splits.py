@@ -38,9 +38,14 @@ class Split:
         io.save_arrays(path, train=self.train.astype(np.int64), test=self.test.astype(np.int64))
 
     @classmethod
-    def load(cls, path, name: str | None = None) -> Split:
-        a = io.load_arrays(path)
+    def load(cls, path, name: str | None = None, n_docs: int | None = None) -> Split:
+        """Read a split and check it (:mod:`termweight.intermediates`): integer row indices,
+        sorted, non-empty, disjoint, and below ``n_docs`` (the corpus's rows) when given."""
         from pathlib import Path
+
+        from termweight.intermediates import load
+
+        a, _ = load("split", path, n_docs=n_docs)
         return cls(name or Path(path).stem, a["train"], a["test"])
 
 
@@ -126,3 +131,22 @@ def make_splits(protocol: dict, Y, subset, seed: int, name: str = "corpus") -> l
         if np.intersect1d(s.train, s.test).size:
             raise AssertionError(f"split {s.name}: train and test overlap")
     return out
+
+
+def save_splits(out_dir, splits: list[Split], index: dict) -> None:
+    """Write one ``<name>.npz`` per split and ``index.json`` (``index`` plus the split names and
+    sizes) into ``out_dir``, all or nothing, then remove split files of an earlier
+    configuration (4 folds, now 3) so that the directory is what a clean run writes."""
+    import logging
+    from pathlib import Path
+
+    out = Path(out_dir)
+    with io.all_or_nothing():
+        for s in splits:
+            s.save(out / f"{s.name}.npz")
+        io.write_json(out / "index.json", {
+            **index, "splits": [s.name for s in splits],
+            "sizes": {s.name: [int(s.train.size), int(s.test.size)] for s in splits}})
+    for stale in sorted(set(out.glob("*.npz")) - {out / f"{s.name}.npz" for s in splits}):
+        stale.unlink()
+        logging.getLogger("termweight").info("removed %s (not a split of this protocol)", stale)

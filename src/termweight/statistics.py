@@ -58,7 +58,10 @@ class TermStats:
 
     @classmethod
     def load(cls, path) -> TermStats:
-        a = io.load_arrays(path)
+        """Read statistics written by :meth:`save`, checked (:mod:`termweight.intermediates`)."""
+        from termweight.intermediates import load
+
+        a, _ = load("stats", path, keys=("tp", "pos", "df", "n_docs"))
         return cls(tp=a["tp"], pos=a["pos"], df=a["df"], n_docs=int(a["n_docs"]))
 
 

@@ -266,23 +266,19 @@ def run_replication(X, y, train, test, dcfg: dict, cfg: dict, seed: int) -> tupl
 
 
 def cmd_split(args) -> None:
-    from termweight.splits import make_splits
+    from termweight.splits import make_splits, save_splits
 
     params, cfg = load_config(args.params)
     dcfg = dataset_config(cfg, args.dataset, args.params)
     X, y, corpus = load_vectors(args.corpus, dcfg.get("n_features"))
     splits = make_splits(dcfg["protocol"], corpus.Y, corpus.subset, seed=params["seed"],
                          name=str(args.corpus))
-    out = Path(args.out_dir)
     for s in splits:
-        s.save(out / f"{s.name}.npz")
         log.info("split %s: train per class %s, test per class %s", s.name,
                  np.bincount(y[s.train], minlength=2).tolist(),
                  np.bincount(y[s.test], minlength=2).tolist())
-    io.write_json(out / "index.json", {
-        "dataset": args.dataset, "splits": [s.name for s in splits],
-        "protocol": dcfg["protocol"], "seed": params["seed"],
-        "sizes": {s.name: [int(s.train.size), int(s.test.size)] for s in splits},
+    save_splits(args.out_dir, splits, {
+        "dataset": args.dataset, "protocol": dcfg["protocol"], "seed": params["seed"],
         "characteristics": characteristics(X, y, corpus.subset),
         "first_features": first_features(X, y, corpus.subset, corpus.terms)})
 
@@ -300,9 +296,7 @@ def cmd_run(args) -> None:
     dcfg = dataset_config(cfg, args.dataset, args.params)
     X, y, _ = load_vectors(args.corpus, dcfg.get("n_features"))
     for name in _split_names(args, dcfg):
-        split = Split.load(args.split.format(split=name))
-        if split.train.max(initial=-1) >= X.shape[0] or split.test.max(initial=-1) >= X.shape[0]:
-            raise DataError(args.split.format(split=name), "row index beyond the corpus")
+        split = Split.load(args.split.format(split=name), n_docs=X.shape[0])
         t0 = time.perf_counter()
         seed = derived_seed(params["seed"], args.dataset, name, "rp")
         frame, rankings = run_replication(X, y, split.train, split.test, dcfg, cfg, seed)

@@ -50,7 +50,6 @@ import logging
 import time
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -358,7 +357,7 @@ def _split_seed(params, name: str) -> int:
 # --- CLI steps ----------------------------------------------------------------------------------
 
 def cmd_split(args) -> None:
-    from termweight.splits import make_splits
+    from termweight.splits import make_splits, save_splits
 
     params = _config(args.params)
     kim = params["kim"]
@@ -366,14 +365,8 @@ def cmd_split(args) -> None:
     corpus = _load_corpus(args.corpus)
     splits = make_splits(protocol_of(kim, args.key), corpus.Y, corpus.subset,
                          seed=params["seed"], name=str(args.corpus))
-    out = Path(args.out_dir)
-    for s in splits:
-        s.save(out / f"{s.name}.npz")
-    io.write_json(out / "index.json", {"splits": [s.name for s in splits],
-                                       "protocol": protocol_of(kim, args.key),
-                                       "seed": params["seed"], "corpus": corpus.name,
-                                       "sizes": {s.name: [int(s.train.size), int(s.test.size)]
-                                                 for s in splits}})
+    save_splits(args.out_dir, splits, {"protocol": protocol_of(kim, args.key),
+                                       "seed": params["seed"], "corpus": corpus.name})
     log.info("%s: %d splits of %d documents", args.key, len(splits), corpus.n_docs)
 
 
@@ -411,7 +404,7 @@ def _cmd_select(args) -> None:
     methods = methods_of(kim, args.key)
 
     def one(name):
-        split = Split.load(args.split.format(split=name))
+        split = Split.load(args.split.format(split=name), n_docs=corpus.n_docs)
         t0 = time.perf_counter()
         frame = select_C(corpus.X, corpus.Y, split.train, methods, settings_of(kim, args.key),
                          _split_seed(params, name), corpus.classes)
@@ -437,7 +430,7 @@ def _cmd_fit(args) -> None:
     methods = methods_of(kim, args.key)
 
     def one(name):
-        split = Split.load(args.split.format(split=name))
+        split = Split.load(args.split.format(split=name), n_docs=corpus.n_docs)
         sel = io.read_table(args.select.format(split=name))
         sel = sel[sel["chosen"].astype(bool)]
         chosen = {(m, str(t)): float(c) for m, t, c in zip(sel["method"], sel["task"].astype(str),
@@ -466,7 +459,7 @@ def _cmd_convergence(args) -> None:
     kim = params["kim"]
     cv = kim["convergence"]
     corpus = _load_corpus(args.corpus)
-    split = Split.load(args.split)
+    split = Split.load(args.split, n_docs=corpus.n_docs)
     d = task_data(corpus.X, corpus.Y, split.train, split.test, scale=kim.get("base_scale", "rms"))
     if cv["task"] not in corpus.classes:
         raise ConfigError(f"kim/convergence/task: {cv['task']!r} is not a class of {args.corpus} "

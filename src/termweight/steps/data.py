@@ -16,7 +16,6 @@ log = logging.getLogger("termweight")
 def cmd_prepare(args) -> None:
     """Raw files -> Documents (text datasets) or Corpus (vector datasets)."""
     from termweight import datasets
-    from termweight.corpus import Corpus
 
     spec = datasets.get_dataset(args.dataset)
     mirror = args.mirror
@@ -41,9 +40,7 @@ def cmd_prepare(args) -> None:
 
     with blame(raw if raw is not None else spec.name, spec.name):  # name the raw files
         result = spec.parser(raw, dict(spec.options))
-    if isinstance(result, Corpus):
-        result.save(args.out)
-    else:
+    with io.all_or_nothing():  # documents.parquet and documents.json (or a corpus): all or none
         result.save(args.out)
     log.info("prepared %s: %d documents", spec.name, len(result.doc_ids))
 

@@ -21,7 +21,7 @@ def cmd_stats(args) -> None:
 
     corpus = Corpus.load(args.corpus)
     for name in common.names(args):
-        split = Split.load(common.fmt(args.split, split=name))
+        split = Split.load(common.fmt(args.split, split=name), n_docs=corpus.n_docs)
         Xtr, Ytr = corpus.X[split.train], corpus.Y[split.train]
         columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
         st = term_stats(Xtr[:, columns], Ytr)
@@ -34,10 +34,17 @@ def cmd_stats(args) -> None:
     common.prune(args, args.out)
 
 
-def _load_stats(path):
+def _load_stats(path, corpus=None, split=None):
+    """``(columns, TermStats)`` of a stats file, checked against itself and, when given, the
+    corpus (term indices, classes) and the split (training rows)."""
+    from termweight.intermediates import load
     from termweight.statistics import TermStats
 
-    a = io.load_arrays(path)
+    dims = {} if corpus is None else {"n_corpus_terms": corpus.X.shape[1],
+                                      "n_classes": corpus.Y.shape[1]}
+    if split is not None:
+        dims["n_train"] = split.train.size
+    a, _ = load("stats", path, **dims)
     return a["columns"], TermStats(tp=a["tp"], pos=a["pos"], df=a["df"], n_docs=int(a["n_docs"]))
 
 
@@ -57,6 +64,7 @@ def cmd_score(args) -> None:
 def cmd_encode(args) -> None:
     from termweight.corpus import Corpus
     from termweight.encoding import IDF_BASES, encode
+    from termweight.intermediates import load
     from termweight.scoring import as_scaling_weights
     from termweight.splits import Split
     from termweight.weighting import LEARNED, encoding_parts, learned_weights
@@ -68,9 +76,10 @@ def cmd_encode(args) -> None:
         encoding_parts(e)[1] in LEARNED for e in encodings) else {})
 
     def one(name):
-        split = Split.load(common.fmt(args.split, split=name))
-        columns, _ = _load_stats(common.fmt(args.stats, split=name))
-        scores = io.load_arrays(common.fmt(args.scores, split=name))
+        split = Split.load(common.fmt(args.split, split=name), n_docs=corpus.n_docs)
+        columns, _ = _load_stats(common.fmt(args.stats, split=name), corpus, split)
+        scores, _ = load("scores", common.fmt(args.scores, split=name),
+                         n_classes=corpus.Y.shape[1], n_terms=columns.size)
         X = corpus.X[:, columns]
         for encoding in encodings:
             base, metric = encoding_parts(encoding)

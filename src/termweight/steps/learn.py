@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from termweight import io
+from termweight.intermediates import load
 from termweight.steps import common
 
 log = logging.getLogger("termweight")
@@ -27,7 +28,7 @@ def cmd_train(args) -> None:
 
     def one(job):
         name, e = job
-        enc = io.load_arrays(common.fmt(args.encoded, split=name, encoding=e))
+        enc, _ = load("encoded", common.fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
         if learner is None:  # the generic steps' LinearSVC
             coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
@@ -48,8 +49,10 @@ def cmd_predict(args) -> None:
     from termweight.learners.linear import decision_scores
 
     for name, e in common.jobs(args):
-        enc = io.load_arrays(common.fmt(args.encoded, split=name, encoding=e), keys=("X_test",))
-        model = io.load_arrays(common.fmt(args.model, split=name, encoding=e))
+        enc, dims = load("encoded", common.fmt(args.encoded, split=name, encoding=e),
+                         keys=("X_test",))
+        model, _ = load("model", common.fmt(args.model, split=name, encoding=e),
+                        n_terms=dims["n_terms"])
         scores = decision_scores(enc["X_test"], model["coef"], model["intercept"])
         io.save_arrays(common.fmt(args.out, split=name, encoding=e), scores=scores,
                        predicted=(scores > 0).astype(np.uint8))
@@ -61,14 +64,19 @@ def cmd_evaluate(args) -> None:
     import pandas as pd
 
     from termweight.evaluation import confusion_counts, per_task_metrics
+    from termweight.intermediates import read_classes
 
-    classes = io.read_json(args.corpus_meta)["classes"]
+    classes = read_classes(args.corpus_meta)
     doc_accuracy = getattr(args, "doc_accuracy", False)
     for name, e in common.jobs(args):
-        enc = io.load_arrays(common.fmt(args.encoded, split=name, encoding=e), keys=("Y_test", "Y_train"))
-        pred = io.load_arrays(common.fmt(args.predictions, split=name, encoding=e),
-                              keys=("predicted", "scores") if doc_accuracy else ("predicted",))
-        model = io.load_arrays(common.fmt(args.model, split=name, encoding=e), keys=("fitted",))
+        dims = {"n_classes": len(classes)}
+        enc, _ = load("encoded", common.fmt(args.encoded, split=name, encoding=e),
+                      keys=("Y_test", "Y_train"), **dims)
+        pred, _ = load("predictions", common.fmt(args.predictions, split=name, encoding=e),
+                       keys=("predicted", "scores") if doc_accuracy else ("predicted",),
+                       n_test=enc["Y_test"].shape[0], **dims)
+        model, _ = load("model", common.fmt(args.model, split=name, encoding=e),
+                        keys=("fitted",), **dims)
         counts = confusion_counts(enc["Y_test"], pred["predicted"])
         frame = per_task_metrics(counts)
         frame.insert(0, "task", classes)

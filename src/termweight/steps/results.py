@@ -7,6 +7,7 @@ import logging
 from pathlib import Path
 
 from termweight import io
+from termweight.intermediates import read_runs
 from termweight.steps import common
 
 log = logging.getLogger("termweight")
@@ -16,14 +17,14 @@ def cmd_aggregate(args) -> None:
     import pandas as pd
 
     from termweight.evaluation import averages, mean_se
+    from termweight.intermediates import read_metrics
 
     _, exp = common.experiment(args)
     names = common.names(args)
     rows, runs = [], []
     for enc in exp["encodings"]:
         for name in names:
-            frame = io.read_table(common.fmt(args.metrics, split=name, encoding=enc),
-                                  required=("status", "tp", "fp", "fn", "tn"))
+            frame = read_metrics(common.fmt(args.metrics, split=name, encoding=enc))
             frame.insert(0, "split", name)
             frame.insert(0, "encoding", enc)
             rows.append(frame)
@@ -40,12 +41,13 @@ def cmd_aggregate(args) -> None:
             m, se = mean_se(grp[col])
             summary[enc][col] = round(m, 6)
             summary[enc][f"{col}_se"] = round(se, 6)
-    # the JSON first: it refuses NaN (e.g. every task skipped), and then nothing is written
-    io.write_json(args.out_json, {"experiment": args.exp, "dataset": exp["dataset"],
-                                  "splits": len(names), "encodings": summary,
-                                  "skipped_tasks": int((per_task["status"] != "ok").sum())})
-    io.write_table(args.out_tasks, per_task)
-    io.write_table(args.out_runs, per_run)
+    # all three or none (the JSON refuses NaN, e.g. every task skipped; a disk may fill)
+    with io.all_or_nothing():
+        io.write_json(args.out_json, {"experiment": args.exp, "dataset": exp["dataset"],
+                                      "splits": len(names), "encodings": summary,
+                                      "skipped_tasks": int((per_task["status"] != "ok").sum())})
+        io.write_table(args.out_tasks, per_task)
+        io.write_table(args.out_runs, per_run)
 
 
 def _summary_frame(runs, encodings):
@@ -69,7 +71,7 @@ def cmd_table(args) -> None:
     from termweight.reporting import latex_escape, write_latex_table
 
     _, exp = common.experiment(args)
-    runs = io.read_table(args.runs)
+    runs = read_runs(args.runs)
     s = _summary_frame(runs, exp["encodings"])
     frame = pd.DataFrame({
         "Encoding": [latex_escape(e) for e in s["encoding"]],
@@ -91,7 +93,7 @@ def cmd_figure(args) -> None:
     from termweight.reporting import bar_chart_with_errors, save_figure
 
     _, exp = common.experiment(args)
-    runs = io.read_table(args.runs)
+    runs = read_runs(args.runs)
     s = _summary_frame(runs, exp["encodings"])
     fig = bar_chart_with_errors(s, list(s["encoding"]), ["micro_f1", "macro_f1"], "F1",
                                 f"{exp['dataset']}: LinearSVC one-vs-rest ({runs['split'].nunique()}"

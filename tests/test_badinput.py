@@ -276,7 +276,7 @@ ARFF_HEAD = ("@RELATION t\n@ATTRIBUTE a integer\n@ATTRIBUTE b integer\n"
 ])
 def test_arff_values(tmp_path, record, why):
     path = tmp_path / "t.wc.arff"
-    path.write_bytes((ARFF_HEAD + record + "\n").encode("latin-1"))
+    path.write_bytes((ARFF_HEAD + record + "\n").encode("utf-8"))  # ARFF is read as UTF-8
     with pytest.raises(DataError, match=why) as err:
         parse_sparse_arff(path)
     assert err.value.line == 8

@@ -9,11 +9,14 @@ the 19 files (pinned); fbis, la1, la2, new3, ohscal, re0, re1 and tr21 are decla
 archive as their only source and no confirmed checksum (accepted on first use, hash recorded):
 without the archive or a network they fail with "not in mirror ... and no network".
 
-Format: ``@RELATION``, one ``@ATTRIBUTE <word> integer`` per word, a final nominal
-``@ATTRIBUTE class {a,b,...}``, then ``@DATA`` with one sparse record per document,
-``{i v,j w,...,k label}`` (0-based attribute indices, increasing; an omitted class entry means the
-first nominal value, as in the ARFF spec). Parsed into a :class:`~termweight.corpus.Corpus` with
-int32 counts (float64 if any value is not an integer), terms = attribute names, subset ``all``.
+Format: UTF-8 text (a leading byte-order mark is dropped), ``@RELATION``, one
+``@ATTRIBUTE <word> integer`` per word (names unique), a final nominal
+``@ATTRIBUTE class {a,b,...}`` (values non-empty, unique, without control characters), then
+``@DATA`` with one sparse record per document, ``{i v,j w,...,k label}`` (0-based attribute
+indices, increasing; an omitted class entry means the first nominal value, as in the ARFF spec;
+an empty one is an error). Lines end with LF, CRLF or CR. Parsed into a
+:class:`~termweight.corpus.Corpus` with int32 counts (float64 if any value is not an integer),
+terms = attribute names, subset ``all``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight.corpus import Corpus, indicator
+from termweight.datasets.documents import check_labels, decode_text
 from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec, register
 from termweight.errors import DataError, blame
@@ -74,6 +78,7 @@ CITATION = ("E.-H. Han and G. Karypis. Centroid-based document classification: a
             "representation over TF-IDF for SVM text classification. CIKM 2008.")
 
 _MAX_COUNT = np.iinfo(np.int32).max  # counts are stored as int32
+_NEWLINE = re.compile(r"\r\n?|\n")
 _ATTRIBUTE = re.compile(r"@attribute\s+('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)\s+(.*)$",
                         re.I)
 
@@ -86,11 +91,29 @@ def _unquote(s: str) -> str:
 
 
 def _nominal_values(spec: str, path: Path, lineno: int) -> list[str]:
+    """The class values of ``{a,b,...}``: none empty, twice or with a control character."""
     spec = spec.strip()
     if not (spec.startswith("{") and spec.endswith("}")):
         raise DataError(path, "the last attribute must be the nominal class {a,b,...}",
                         line=lineno)
-    return [_unquote(v) for v in spec[1:-1].split(",")]
+    values = [_unquote(v) for v in spec[1:-1].split(",")]
+    if "" in values:
+        raise DataError(path, f"empty class value (number {values.index('') + 1}) in the "
+                              "nominal class declaration", line=lineno)
+    check_labels(path, values, [lineno] * len(values))
+    dupes = sorted({c for c in values if values.count(c) > 1})
+    if dupes:
+        raise DataError(path, f"class value(s) {dupes} declared twice", line=lineno)
+    return values
+
+
+def _check_unique_names(attrs: list, path: Path) -> None:
+    """Refuse an attribute name declared twice, on the line of its second declaration."""
+    first: dict[str, int] = {}
+    for name, _type, lineno in attrs:
+        if first.setdefault(name, lineno) != lineno:
+            raise DataError(path, f"attribute {name!r} declared twice (first on line "
+                                  f"{first[name]})", line=lineno)
 
 
 def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
@@ -98,7 +121,7 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
     path = Path(path)
     if not path.is_file():
         raise DataError(path, "file missing (run the fetch step first)")
-    lines = path.read_bytes().decode("latin-1").splitlines()
+    lines = _NEWLINE.split(decode_text(path, path.read_bytes()))
     relation, attrs, data_start = None, [], None
     for i, raw in enumerate(lines):
         line = raw.strip()
@@ -119,10 +142,8 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
             raise DataError(path, f"unexpected header line {line[:40]!r}", line=i + 1)
     if data_start is None or not attrs:
         raise DataError(path, "no @ATTRIBUTE/@DATA section: not an ARFF file")
+    _check_unique_names(attrs, path)
     classes = _nominal_values(attrs[-1][1], path, attrs[-1][2])
-    dupes = sorted({c for c in classes if classes.count(c) > 1})
-    if dupes:
-        raise DataError(path, f"class value(s) {dupes} declared twice", line=attrs[-1][2])
     terms = [a[0] for a in attrs[:-1]]
     for a in attrs[:-1]:
         if a[1].lower() not in {"integer", "numeric", "real"}:
@@ -152,6 +173,8 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
             label = classes[0]  # sparse ARFF omits value index 0
             numeric = body
             n_omitted += 1
+        if not label:
+            raise DataError(path, "empty class value", line=i + 1)
         if label not in class_of:
             raise DataError(path, f"unknown class value {label!r}", line=i + 1)
         toks = numeric.replace(",", " ").split()

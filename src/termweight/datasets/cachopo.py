@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import Documents, check_labels, decode_text
 from termweight.datasets.registry import DatasetSpec, FileSpec, register
 from termweight.errors import DataError, blame
 
@@ -39,28 +39,25 @@ def _spec(name: str) -> FileSpec:
 
 
 def read_label_tab_text(path: Path) -> tuple[list[str], list[str]]:
-    """Read a ``label<TAB>text`` file; a line without a TAB or with an empty label is an error."""
+    """Read a UTF-8 ``label<TAB>text`` file (a leading byte-order mark is dropped); a line
+    without a TAB, with an empty label or with a control character in its label is an error."""
     path = Path(path)
     if not path.is_file():
         raise DataError(path, "file missing (run the fetch step first)")
-    labels, texts = [], []
-    blob = path.read_bytes()
-    try:
-        content = blob.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(path, f"not UTF-8 (byte 0x{blob[exc.start]:02x})",
-                        line=blob[: exc.start].count(b"\n") + 1) from None
+    raw, texts = [], []
+    content = decode_text(path, path.read_bytes())
     with io.StringIO(content, newline="") as fh:
         for lineno, line in enumerate(fh, 1):
             line = line.rstrip("\n").rstrip("\r")
             label, tab, text = line.partition("\t")
             if not tab or not label.strip():
                 raise DataError(path, "expected 'label<TAB>text'", line=lineno)
-            labels.append(label.strip())
+            raw.append(label)
             texts.append(text)
-    if not labels:
+    if not raw:
         raise DataError(path, "no documents")
-    return labels, texts
+    check_labels(path, raw)  # label k is on line k + 1
+    return [label.strip() for label in raw], texts
 
 
 def _parser(name: str, train: str, test: str):

@@ -1,7 +1,13 @@
-"""Parsed text documents before tokenising: ids, raw text, labels and predefined split."""
+"""Parsed text documents before tokenising: ids, raw text, labels and predefined split.
+
+Also the checks every dataset parser shares: :func:`decode_text` (a leading UTF-8 byte-order
+mark removed, a non-UTF-8 byte named by file and line) and :func:`check_labels` /
+:func:`bad_label` (no control character in a class label).
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +17,51 @@ import scipy.sparse as sp
 
 from termweight import io
 from termweight.errors import DataError, blame
+
+BOM = b"\xef\xbb\xbf"
+_LINE_END = re.compile(rb"\r\n?|\n")  # universal newlines, as text mode splits lines
+# Unicode category Cc (U+0000-U+001F, U+007F-U+009F: NUL, tab and line breaks included, since a
+# saved label list is tab-joined) and a byte-order mark left inside a file (Cf, invisible).
+_LABEL_FAULT = re.compile(r"[\x00-\x1f\x7f-\x9f\ufeff]")
+
+
+def decode_text(path, blob: bytes, encoding: str = "utf-8") -> str:
+    """``blob`` decoded without a leading UTF-8 byte-order mark (what ``utf-8-sig`` does).
+
+    ``"utf-8"``: a byte that is not UTF-8 is a :class:`DataError` naming ``path`` and its line
+    (lines end with LF, CRLF or CR).
+    Another encoding (Latin-1, which never fails) also loses the mark, which would otherwise
+    stick to the first field as three Latin-1 characters.
+    """
+    body = blob[len(BOM):] if blob.startswith(BOM) else blob
+    if encoding != "utf-8":
+        return body.decode(encoding)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(path, f"not UTF-8 (byte 0x{body[exc.start]:02x})",
+                        line=len(_LINE_END.findall(body, 0, exc.start)) + 1) from None
+
+
+def bad_label(labels) -> tuple[int, str] | None:
+    """``(index, reason)`` of the first label holding a control character (Unicode Cc) or a
+    byte-order mark, else ``None``; each distinct label is searched once."""
+    faulty = {lab for lab in set(labels) if _LABEL_FAULT.search(lab)}
+    if not faulty:
+        return None
+    k = next(i for i, lab in enumerate(labels) if lab in faulty)
+    char = _LABEL_FAULT.search(labels[k]).group()
+    what = "a byte-order mark" if char == "\ufeff" else "a control character"
+    return k, f"class label {labels[k]!r} contains U+{ord(char):04X} ({what})"
+
+
+def check_labels(path, labels, lines=None) -> None:
+    """Refuse the first label :func:`bad_label` finds: a :class:`DataError` naming ``path``
+    and the label's line (``lines[k]``; default: label ``k`` is on line ``k + 1``)."""
+    found = bad_label(labels)
+    if found is not None:
+        k, reason = found
+        raise DataError(path, reason, line=k + 1 if lines is None else lines[k])
 
 
 @dataclass
@@ -39,6 +90,9 @@ class Documents:
         for what, seq in (("texts", self.texts), ("labels", self.labels), ("subset", self.subset)):
             if len(seq) != n:
                 raise DataError(self.name, f"{what} has {len(seq)} entries for {n} documents")
+        found = bad_label(self.classes)
+        if found is not None:
+            raise DataError(self.name, found[1])
         known = set(self.classes)
         for doc_id, labs in zip(self.doc_ids, self.labels, strict=True):
             unknown = set(labs) - known

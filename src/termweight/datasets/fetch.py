@@ -13,10 +13,11 @@
    :class:`~termweight.errors.ChecksumError` and leaves nothing behind;
 4. files with ``extract=True`` are unpacked into ``dest/<name without .tar.gz/.tgz/.zip>``: every
    member must stay inside the target directory, links/devices/FIFOs and duplicate or clashing
-   names are refused, the expansion is bounded (:class:`ExtractLimits`: total bytes, bytes per
-   member, compression ratio), and the tree is built in a temporary directory that is renamed
-   into place only when complete; a digest of the extracted tree is recorded and checked again
-   before the tree is reused.
+   names are refused, the expansion is bounded (:class:`ExtractLimits`: number of members,
+   total bytes, bytes per member, compression ratio), and the tree is built in a temporary
+   directory ``.<dir>.<random>.extract`` that is renamed into place only when complete (such a
+   directory left beside the target by a killed run is removed by the next extraction); a digest
+   of the extracted tree is recorded and checked again before the tree is reused.
 
 Canonical archives that a file is taken out of are cached in ``dest/.archives``. A cached archive
 is rehashed before every use (against its pinned SHA-256, else the one recorded when it was
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import stat
 import sys
@@ -67,13 +69,16 @@ class ExtractLimits:
     """Bounds on what an archive may expand to (all configurable; ``params.yaml`` key
     ``archive_limits`` with the same names).
 
-    ``max_total_bytes``: all extracted members together; ``max_member_bytes``: one member;
-    ``max_ratio``: extracted bytes per byte of the archive file (checked for the whole archive
-    and, in a zip, per member) once more than ``ratio_floor_bytes`` were extracted, so small
-    archives of highly compressible text are not refused. The defaults leave room for every
-    declared dataset (the largest, 20 Newsgroups, expands 14 MB to 36 MB) and stop a zip bomb.
+    ``max_members``: entries (files and directories) in the archive, counted before anything
+    is extracted; ``max_total_bytes``: all extracted members together; ``max_member_bytes``:
+    one member; ``max_ratio``: extracted bytes per byte of the archive file (checked for the
+    whole archive and, in a zip, per member) once more than ``ratio_floor_bytes`` were
+    extracted, so small archives of highly compressible text are not refused. The defaults
+    leave room for every declared dataset (the largest, 20 Newsgroups, expands 14 MB to 36 MB
+    and holds 18,888 entries; the Pang & Lee tarball 5,015) and stop a zip bomb.
     """
 
+    max_members: int = 100_000
     max_total_bytes: int = 4 << 30
     max_member_bytes: int = 2 << 30
     max_ratio: float = 100.0
@@ -91,6 +96,12 @@ class _Budget:
         self.archive, self.limits = archive, limits
         self.size = max(1, archive.stat().st_size)
         self.total = 0
+
+    def check_count(self, n: int) -> None:
+        """Refuse an archive of more than ``max_members`` entries (``n`` seen so far)."""
+        if n > self.limits.max_members:
+            raise ArchiveLimitError(self.archive, f"more than {self.limits.max_members} members "
+                                                  "(the limit max_members); nothing extracted")
 
     def check_member(self, name: str, size: int, compressed: int | None = None) -> None:
         lim = self.limits
@@ -114,6 +125,28 @@ class _Budget:
             raise ArchiveLimitError(self.archive, f"member {name!r}: the archive expands more "
                                                   f"than {lim.max_ratio:g} times its size of "
                                                   f"{self.size} bytes")
+
+
+def _tar_members(tf: tarfile.TarFile, budget: _Budget) -> list[tarfile.TarInfo]:
+    """All members of ``tf``, read header by header before any is extracted: refused once more
+    than ``max_members``, or once their declared sizes break a byte limit (so that a bomb is not
+    decompressed merely to be counted; the extraction then holds each member to its size)."""
+    declared = _Budget(budget.archive, budget.limits)
+    members = []
+    while (member := tf.next()) is not None:
+        members.append(member)
+        budget.check_count(len(members))
+        if member.isfile():
+            declared.check_member(member.name, member.size)
+            declared.total += member.size
+    return members
+
+
+def _zip_members(zf: zipfile.ZipFile, budget: _Budget) -> list[zipfile.ZipInfo]:
+    """All entries of ``zf`` (its central directory), refused if more than ``max_members``."""
+    infos = zf.infolist()
+    budget.check_count(len(infos))
+    return infos
 
 
 def _copy_bounded(src, dst, budget: _Budget, name: str, declared: int, h=None) -> None:
@@ -380,7 +413,7 @@ def _take_member(archive: Path, f: FileSpec, target: Path, accepted: set[str],
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as zf:
-                infos = {i.filename: i for i in zf.infolist()}
+                infos = {i.filename: i for i in _zip_members(zf, budget)}
                 name = _find_member(list(infos), wanted, archive)
                 info = infos[name]
                 if _check_zip_member(info, archive) != "file":
@@ -390,7 +423,7 @@ def _take_member(archive: Path, f: FileSpec, target: Path, accepted: set[str],
                                         label=f"{archive}:{name}", budget=budget,
                                         member=(name, info.file_size))
         with tarfile.open(archive) as tf:
-            members = {m.name: m for m in tf.getmembers()}
+            members = {m.name: m for m in _tar_members(tf, budget)}
             name = _find_member(list(members), wanted, archive)
             m = members[name]
             if not m.isfile():
@@ -524,13 +557,16 @@ def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) 
 
     Every member must resolve inside ``out``; symbolic and hard links, devices and FIFOs, a name
     that occurs twice and a file and a directory of the same name are refused; the bytes written
-    are bounded by ``limits`` (:class:`ExtractLimits`). Each refusal is one :class:`DataError`
-    naming the archive and member. Members are written by this function (never ``extractall``)
-    into a temporary directory that replaces ``out`` at the end; on any error it is removed.
+    are bounded by ``limits`` (:class:`ExtractLimits`; the member count is checked before
+    anything is written). Each refusal is one :class:`DataError` naming the archive and member.
+    Members are written by this function (never ``extractall``) into a temporary directory
+    ``.<out name>.<random>.extract`` that replaces ``out`` at the end; on any error it is
+    removed, and one left by a killed run is removed before the next run starts.
     """
     archive, out = Path(archive), Path(out)
     budget = _Budget(archive, limits or ExtractLimits())
     out.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".extract", dir=out.parent))
     kinds: dict[Path, str] = {}
     name = ""
@@ -538,7 +574,7 @@ def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) 
         root = tmp.resolve()
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as zf:
-                for info in zf.infolist():
+                for info in _zip_members(zf, budget):
                     name = info.filename
                     path = _member_path(root, name, archive)
                     kind = _check_zip_member(info, archive)
@@ -552,7 +588,7 @@ def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) 
                         _copy_bounded(src, dst, budget, name, info.file_size)
         else:
             with tarfile.open(archive) as tf:
-                for member in tf:
+                for member in _tar_members(tf, budget):
                     name = member.name
                     path = _member_path(root, name, archive)
                     if member.isdir():
@@ -581,6 +617,20 @@ def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) 
         if tmp.exists():
             shutil.rmtree(tmp)
     return out
+
+
+def remove_stale_temporaries(out: Path) -> list[Path]:
+    """Remove (and return) the temporary extraction directories of ``out`` that a killed run
+    left beside it: real directories named exactly ``.<out name>.<8 random characters of
+    tempfile.mkdtemp>.extract``; nothing else is touched. Assumes one extraction of a target at
+    a time, as the fetch state file does."""
+    out = Path(out)
+    pattern = re.compile(re.escape(f".{out.name}.") + r"[a-z0-9_]{8}\.extract")
+    stale = sorted(p for p in out.parent.iterdir() if pattern.fullmatch(p.name)
+                   and p.is_dir() and not p.is_symlink())
+    for path in stale:
+        shutil.rmtree(path)
+    return stale
 
 
 def _claim(kinds: dict, root: Path, path: Path, kind: str, name: str, archive: Path) -> None:

@@ -8,7 +8,9 @@ documented deterministic REPACK of the same member files (different archive byte
 ``20news-bydate/20news-bydate-{train,test}/<group>/<id>``; the parser also reads the archive
 directly when it was not extracted.
 
-Files are decoded as Latin-1 (a few postings carry 8-bit bytes; Latin-1 never fails).
+Files are decoded as Latin-1 (a few postings carry 8-bit bytes; Latin-1 never fails), a leading
+UTF-8 byte-order mark dropped. A group folder name (the class label) with a control character in
+it is an error.
 
 Headers, quotes and signatures (options ``headers``, ``strip_quotes``, ``strip_footer``):
 the default keeps the whole body (quotes and signatures included, as posted) and drops the header
@@ -30,7 +32,7 @@ import tarfile
 import zlib
 from pathlib import Path
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import Documents, bad_label, decode_text
 from termweight.datasets.registry import DatasetSpec, FileSpec, register
 from termweight.errors import DataError
 
@@ -126,11 +128,16 @@ def parse_20news(raw_dir: Path, options: dict | None = None) -> Documents:
     footer = bool(options.get("strip_footer", False))
     rows = []
     for subset, group, fid, blob in _iter_postings(Path(raw_dir)):
-        text = blob.decode("latin-1").replace("\r\n", "\n")
+        text = decode_text(fid, blob, "latin-1").replace("\r\n", "\n")
         rows.append(((0 if subset == "train" else 1, group, int(fid) if fid.isdigit() else fid),
                      subset, group, fid, posting_text(text, headers, quotes, footer)))
     rows.sort(key=lambda r: (r[0][0], r[0][1], str(r[0][2]).zfill(12)))
     classes = sorted({r[2] for r in rows})
+    found = bad_label(classes)
+    if found is not None:
+        tree = Path(raw_dir) / "20news-bydate"
+        raise DataError(tree if tree.is_dir() else Path(raw_dir) / ARCHIVE,
+                        f"group folder: {found[1]}")
     return Documents(
         name="20news", doc_ids=[f"{r[1]}/{r[2]}/{r[3]}" for r in rows],
         texts=[r[4] for r in rows], labels=[[r[2]] for r in rows], subset=[r[1] for r in rows],

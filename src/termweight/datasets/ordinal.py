@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import Documents, decode_text
 from termweight.datasets.numeric import FLOAT
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
 from termweight.errors import DataError, blame
@@ -109,7 +109,7 @@ def balanced_subsample(labels, seed: int, per_class: int | None = None) -> np.nd
 def _read_lines(path: Path) -> list[str]:
     if not path.is_file():
         raise DataError(path, "file missing (run the fetch step first)")
-    lines = path.read_bytes().decode("latin-1").split("\n")
+    lines = decode_text(path, path.read_bytes(), "latin-1").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -190,7 +190,8 @@ def _short(value, limit: int = 40) -> str:
 
 
 def _gzip_text_lines(path: Path):
-    """The UTF-8 lines of a gzip file (universal newlines, as text mode reads them).
+    """The UTF-8 lines of a gzip file (universal newlines, as text mode reads them; a leading
+    byte-order mark dropped).
 
     A truncated or corrupt gzip stream and a non-UTF-8 byte are :class:`DataError` naming the
     file (and, for the byte, the line).
@@ -200,12 +201,7 @@ def _gzip_text_lines(path: Path):
             blob = fh.read()
     except (OSError, EOFError, zlib.error) as exc:
         raise DataError(path, f"corrupt or truncated gzip file: {exc}") from None
-    try:
-        content = blob.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(path, f"not UTF-8 (byte 0x{blob[exc.start]:02x})",
-                        line=blob[: exc.start].count(b"\n") + 1) from None
-    with io.StringIO(content, newline=None) as fh:
+    with io.StringIO(decode_text(path, blob), newline=None) as fh:
         yield from fh
 
 

@@ -30,7 +30,7 @@ import zlib
 from collections import defaultdict
 from pathlib import Path
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import Documents, bad_label
 from termweight.datasets.registry import UNPINNED, DatasetSpec, FileSpec, register
 from termweight.errors import DataError
 
@@ -46,6 +46,7 @@ FILES = tuple(FileSpec(name, tuple(f"{base}a12-token-files/{name}" for base in J
     FileSpec(QRELS, tuple(f"{base}a08-topic-qrels/{QRELS}" for base in JMLR)
              + ("https://ndownloader.figshare.com/files/5976048",), QRELS_SHA256),)
 PUBLISHED_SIZES = {"train": 23149, "test": 781265, "topics": 103}
+_BOM = "\xef\xbb\xbf"  # a UTF-8 byte-order mark read as Latin-1
 
 
 def _open_text(path: Path):
@@ -57,12 +58,13 @@ def _open_text(path: Path):
 
 
 def _lines(path: Path):
-    """``(line number, line)`` of a (gzip) Latin-1 file; a corrupt gzip names the file."""
+    """``(line number, line)`` of a (gzip) Latin-1 file, a leading UTF-8 byte-order mark
+    dropped; a corrupt gzip names the file."""
     lineno = 0
     try:
         with _open_text(path) as fh:
             for lineno, raw in enumerate(fh, 1):  # noqa: B007 (used after the loop on error)
-                yield lineno, raw
+                yield lineno, raw.removeprefix(_BOM) if lineno == 1 else raw
     except (OSError, EOFError, zlib.error) as exc:
         raise DataError(path, f"corrupt or truncated gzip data after line {lineno}: "
                               f"{exc}") from None
@@ -108,7 +110,8 @@ def read_lyrl_tokens(path: Path):
 
 
 def read_qrels(path: Path) -> dict[str, list[str]]:
-    """``docid -> sorted topics`` from ``<topic> <docid> 1`` lines."""
+    """``docid -> sorted topics`` from ``<topic> <docid> 1`` lines; a topic (class label)
+    with a control character is an error naming its first line."""
     path = Path(path)
     topics: dict[str, set[str]] = defaultdict(set)
     for lineno, raw in _lines(path):
@@ -118,6 +121,12 @@ def read_qrels(path: Path) -> dict[str, list[str]]:
         if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()):
             raise DataError(path, "expected '<topic> <docid> 1'", line=lineno)
         topics[parts[1]].add(parts[0])
+    distinct = sorted({t for ts in topics.values() for t in ts})
+    found = bad_label(distinct)
+    if found is not None:  # read again for the line: nothing is kept per line on the way
+        k, reason = found
+        lineno = next(n for n, raw in _lines(path) if raw.split()[:1] == [distinct[k]])
+        raise DataError(path, reason, line=lineno)
     return {d: sorted(t) for d, t in topics.items()}
 
 

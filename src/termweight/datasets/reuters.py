@@ -7,8 +7,9 @@ pinned by its own SHA-256 (../shared/datasets/reuters21578/SOURCE.md) and taken 
 when downloaded.
 
 Parsing: the files are read as Latin-1 (reut2-017.sgm has one byte >= 0x80) and split with
-regular expressions on ``<REUTERS ...>`` ... ``</REUTERS>``; SGML entities (``&lt;``, ``&#3;``...)
-are decoded and control characters dropped. Text = ``TITLE`` + newline + ``BODY``; stories
+regular expressions on ``<REUTERS ...>`` ... ``</REUTERS>`` (a leading UTF-8 byte-order mark is
+dropped); SGML entities (``&lt;``, ``&#3;``...) are decoded and control characters dropped from the
+text; a topic (class label) holding one is an error. Text = ``TITLE`` + newline + ``BODY``; stories
 without a BODY (``TYPE="BRIEF"``: title only; ``TYPE="UNPROC"``: unformatted) use the title, or
 the raw TEXT content with its tags removed.
 
@@ -38,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from termweight.datasets.documents import Documents
+from termweight.datasets.documents import Documents, bad_label, decode_text
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
 from termweight.errors import DataError
 
@@ -119,7 +120,7 @@ def read_modapte(raw_dir: Path) -> tuple[list[Story], dict]:
         path = raw_dir / name
         if not path.is_file():
             raise DataError(path, "file missing (run the fetch step first)")
-        text = path.read_bytes().decode("latin-1")
+        text = decode_text(path, path.read_bytes(), "latin-1")
         n_open = text.count("<REUTERS ")
         pos = 0
         for m in _STORY.finditer(text):
@@ -149,7 +150,11 @@ def read_modapte(raw_dir: Path) -> tuple[list[Story], dict]:
             if tm is None:
                 raise DataError(path, f"NEWID {newid}: no <TOPICS> element",
                                 line=_line_of(text, at))
-            topics = [_clean(d) for d in _D.findall(tm.group(1))]
+            topics = [html.unescape(d).strip() for d in _D.findall(tm.group(1))]
+            found = bad_label(topics)
+            if found is not None:
+                raise DataError(path, f"NEWID {newid}: {found[1]}",
+                                line=_line_of(text, m.start(2) + tm.start()))
             stories.append(Story(newid, split.lower(), topics, _story_text(inner)))
         if n_total and n_open != text.count("</REUTERS>"):
             raise DataError(path, f"{n_open} <REUTERS> open tags but "

@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight.corpus import Corpus, indicator
+from termweight.datasets.documents import decode_text
 from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
 from termweight.errors import DataError, blame
@@ -69,7 +70,7 @@ DEXTER_FEATURES = 20000
 def _lines(path: Path) -> list[str]:
     if not path.is_file():
         raise DataError(path, "file missing (run the fetch step first)")
-    text = path.read_bytes().decode("latin-1").replace("\r\n", "\n")
+    text = decode_text(path, path.read_bytes(), "latin-1").replace("\r\n", "\n")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -13,6 +13,11 @@ scheduler_fix.apply()
 
 min_version("9.0")
 
+from termweight.config import check_config_files, check_workflow_config  # noqa: E402
+
+# aliases, duplicate keys, size: one line, before Snakemake's config merge expands aliases
+check_config_files(["params.yaml"])
+
 
 configfile: "params.yaml"
 
@@ -27,8 +32,6 @@ if FANOUT not in ("step", "split"):
 
 
 # strict (duplicate keys, integers, finite numbers) and short: one line naming file, key, value, rule
-from termweight.config import check_workflow_config  # noqa: E402
-
 check_workflow_config(config, workflow.configfiles, "workflow/schemas/params.schema.yaml")
 
 

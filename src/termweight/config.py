@@ -10,11 +10,17 @@ duplicate keys (PyYAML would silently keep the last value) are errors naming the
 ``integer`` means an integer (``4.0`` is refused, as are booleans) and ``number`` means a finite
 number (``.nan`` and ``.inf`` are refused). The same checks run inside Snakemake
 (:func:`check_workflow_config`), so its errors are as short as the CLI's.
+
+What a file may cost is bounded: at most :data:`MAX_YAML_BYTES`, no aliases (``*name``: nine
+nested levels of ten aliases in 1 KB expand to 10**9 values when anything walks them), at most
+:data:`MAX_DEPTH` levels of nesting and :data:`MAX_INT_CHARS` characters per integer. Error
+messages show bounded reprs (:mod:`reprlib`), never a whole document.
 """
 
 from __future__ import annotations
 
 import math
+import reprlib
 import sys
 from pathlib import Path
 
@@ -28,8 +34,38 @@ SCHEMA_REL = Path("workflow") / "schemas" / "params.schema.yaml"
 
 # ----------------------------------------------------------------------------- strict YAML
 
-class _NoDuplicateKeys:
-    """Refuse duplicate mapping keys (PyYAML would silently keep the last value)."""
+#: Largest YAML file read (params.yaml is about 15 KB, the schema 20 KB).
+MAX_YAML_BYTES = 1 << 20
+#: Deepest nesting of sequences and mappings (params.yaml nests 6 levels).
+MAX_DEPTH = 64
+#: Longest integer literal (Python refuses to convert more than 4300 digits).
+MAX_INT_CHARS = 100
+
+
+class _Refused(yaml.composer.ComposerError):
+    """A construct refused for its cost, reported without the "not valid YAML" prefix."""
+
+
+class _Bounded:
+    """Refuse duplicate mapping keys (PyYAML would silently keep the last value), aliases,
+    nesting deeper than :data:`MAX_DEPTH` and integers longer than :data:`MAX_INT_CHARS`."""
+
+    _depth = 0
+
+    def compose_node(self, parent, index):  # the pure-Python composer (StrictLoader)
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise _Refused(None, None, f"YAML aliases (*{event.anchor}) are not allowed (they can "
+                                       "expand to billions of values): repeat the value instead",
+                           event.start_mark)
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _Refused(None, None, f"nested more than {MAX_DEPTH} levels deep",
+                               self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node, deep=False):
         seen: dict = {}
@@ -43,25 +79,62 @@ class _NoDuplicateKeys:
                 continue
             if first != key_node.start_mark.line + 1:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r} (first defined on line {first})",
+                    None, None, f"duplicate key {_short(key)} (first defined on line {first})",
                     key_node.start_mark)
         return super().construct_mapping(node, deep=deep)
 
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_INT_CHARS:
+            raise _Refused(None, None, f"an integer of {len(node.value)} characters (at most "
+                                       f"{MAX_INT_CHARS})", node.start_mark)
+        return super().construct_yaml_int(node)
 
-class StrictLoader(_NoDuplicateKeys, yaml.SafeLoader):
-    """PyYAML's safe loader (the YAML 1.1 rules Snakemake also uses) that refuses duplicate keys."""
+
+class StrictLoader(_Bounded, yaml.SafeLoader):
+    """PyYAML's safe loader (the YAML 1.1 rules Snakemake also uses), bounded (:class:`_Bounded`)."""
+
+
+def _too_costly(root) -> bool:
+    """Whether a composed node graph shares a node (an alias) or nests too deeply; iterative."""
+    seen: set[int] = set()
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen or depth > MAX_DEPTH:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, depth + 1) for child in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend((child, depth + 1) for pair in node.value for child in pair)
+    return False
+
+
+class _CBounded(_Bounded):
+    """libyaml composes in C: an alias is the anchored node itself, found by :func:`_too_costly`."""
+
+    def get_single_node(self):
+        node = super().get_single_node()
+        if node is not None and _too_costly(node):
+            raise yaml.YAMLError("aliases or deep nesting")  # StrictLoader reports where
+        return node
 
 
 # the same rules on libyaml's parser (10x faster: every CLI call reads params.yaml and the
 # schema); a file it refuses is re-read by StrictLoader, whose messages are the ones reported
-_FastLoader = (type("_FastLoader", (_NoDuplicateKeys, yaml.CSafeLoader), {})
+_FastLoader = (type("_FastLoader", (_CBounded, yaml.CSafeLoader), {})
                if getattr(yaml, "__with_libyaml__", False) else StrictLoader)
+for _loader in {StrictLoader, _FastLoader}:
+    _loader.add_constructor("tag:yaml.org,2002:int", _Bounded.construct_yaml_int)
 
 
 def read_yaml(path, what: str = "params file"):
     """Read a YAML file strictly; every failure is a one-line :class:`ConfigError` naming it."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > MAX_YAML_BYTES and path.is_file():
+            raise ConfigError(f"{path}: {what} of {size} bytes; at most {MAX_YAML_BYTES} are read")
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: {what} not found") from None
@@ -74,15 +147,17 @@ def read_yaml(path, what: str = "params file"):
         raise ConfigError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
     try:
         return yaml.load(text, Loader=_FastLoader)  # noqa: S506 (a SafeLoader subclass)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         pass
     try:
         return yaml.load(text, Loader=StrictLoader)  # noqa: S506 (a SafeLoader subclass)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise ConfigError(f"{where}: not valid YAML: {_one_line(problem)}") from None
+        problem = _one_line(exc.problem or exc.context or "invalid YAML")
+        if isinstance(exc, _Refused):
+            raise ConfigError(f"{where}: {problem}") from None
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {_one_line(str(exc))}") from None
 
@@ -105,27 +180,61 @@ StrictValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator,
 
 
 def _one_line(s: str, limit: int = 200) -> str:
-    s = " ".join(str(s).split())
+    s = " ".join(str(s)[: 4 * limit].split())
     return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxlong, _REPR.maxother = 2, 50, 40, 50
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 4
+
+
 def _short(value, limit: int = 60) -> str:
-    text = _one_line(repr(value), limit)
-    return text
+    """A repr of at most ``limit`` characters, built without the repr of the whole value."""
+    return _one_line(_REPR.repr(value), limit)
 
 
 def _where(err: jsonschema.ValidationError) -> str:
-    return "/".join(str(p) for p in err.absolute_path) or "(top level)"
+    return _one_line("/".join(str(p)[:60] for p in err.absolute_path) or "(top level)", 200)
+
+
+def _unexpected(err: jsonschema.ValidationError) -> str:
+    """``Additional properties are not allowed ('x', 'y' were unexpected)``, at most 5 named."""
+    allowed = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+    extra = [k for k in err.instance if k not in allowed]
+    named = ", ".join(_short(k, 40) for k in extra[:5]) + (
+        f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+    return (f"Additional properties are not allowed ({named} "
+            f"{'was' if len(extra) == 1 else 'were'} unexpected)")
+
+
+# "<value> <rule>" for the keywords of the schema (jsonschema's own err.message reprs the value)
+_RULES = {
+    "minimum": "is less than the minimum of {}",
+    "maximum": "is greater than the maximum of {}",
+    "exclusiveMinimum": "is less than or equal to the minimum of {}",
+    "exclusiveMaximum": "is greater than or equal to the maximum of {}",
+    "minItems": "has fewer than {} items",
+    "maxItems": "has more than {} items",
+    "minProperties": "has fewer than {} keys",
+    "maxProperties": "has more than {} keys",
+    "uniqueItems": "has non-unique elements",
+    "pattern": "does not match {!r}",
+    "minLength": "is shorter than {} characters",
+    "maxLength": "is longer than {} characters",
+}
 
 
 def _describe(err: jsonschema.ValidationError) -> str:
-    """``key: value: rule`` in one short line (never the schema or a whole sub-tree)."""
+    """``value rule`` in one short line, from err.validator and err.validator_value (never
+    err.message, which holds the repr of the whole instance)."""
     v, rule = err.validator, err.validator_value
     value = _short(err.instance)
-    if v == "additionalProperties":
-        return err.message if len(err.message) < 160 else "unexpected keys"
-    if v == "required":
-        return _one_line(err.message)
+    if v == "additionalProperties" and isinstance(err.instance, dict):
+        return _one_line(_unexpected(err), 160)
+    if v == "required" and isinstance(err.instance, dict):
+        missing = [p for p in rule if p not in err.instance] or list(rule)
+        return f"{_short(missing[0])} is a required property"
     if v == "type":
         kinds = rule if isinstance(rule, str) else " or ".join(rule)
         extra = ""
@@ -136,12 +245,16 @@ def _describe(err: jsonschema.ValidationError) -> str:
         return f"{value} is not of type {kinds}{extra}"
     if v == "enum":
         return f"{value} is not one of {_short(rule, 120)}"
+    if v == "const":
+        return f"{value} is not {_short(rule)}"
     if v in ("anyOf", "oneOf", "allOf", "not", "if", "then", "else"):
         best = jsonschema.exceptions.best_match(err.context) if err.context else None
         if best is not None and best is not err:
             return _describe(best)
         return f"{value} does not match the allowed forms"
-    return _one_line(err.message.replace(repr(err.instance), value), 160)
+    if v in _RULES:
+        return _one_line(f"{value} {_RULES[v].format(rule)}", 160)
+    return _one_line(f"{value} breaks the schema's {v!r} rule ({_short(rule)})", 160)
 
 
 def validate(params, schema: dict, source: str = "params.yaml") -> dict:
@@ -157,10 +270,41 @@ def validate(params, schema: dict, source: str = "params.yaml") -> dict:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise ConfigError(f"{source}: {_where(first)}: {_describe(first)}{more}")
+    check_split_counts(params, source)
     check_names(params, source)
     if params.get("benchmark"):
         check_benchmark(params, source)
     return params
+
+
+def _protocols(node, path=()):
+    """``(key path, protocol)`` of every ``protocol:`` mapping in ``node``."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "protocol" and isinstance(value, dict) and "type" in value:
+                yield "/".join(map(str, (*path, key))), value
+            else:
+                yield from _protocols(value, (*path, key))
+
+
+def check_split_counts(params: dict, source: str = "params.yaml") -> None:
+    """Every protocol's splits (folds x repeats) within :func:`termweight.splits.split_names`'s
+    limit, including the papers' CV grids, before Snakemake lists any job."""
+    from termweight.splits import split_names
+
+    found = list(_protocols(params))
+    if "forman" in params:
+        found.append(("forman", {"type": "kfold", "folds": params["forman"]["folds"],
+                                 "repeats": params["forman"]["repeats"]}))
+    if "mukras" in params:
+        found.append(("mukras", {"type": "kfold", "folds": params["mukras"]["folds"]}))
+    for key, d in params.get("kim", {}).get("datasets", {}).items():
+        found.append((f"kim/datasets/{key}", {"type": "random", "repeats": d["repeats"]}))
+    for where, protocol in found:
+        try:
+            split_names(protocol)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {where}: {exc}") from None
 
 
 def check_names(params: dict, source: str = "params.yaml") -> None:
@@ -283,6 +427,24 @@ def load_params(path, schema_path=None) -> dict:
     return validate(params, schema, source=str(path))
 
 
+def _exit_with(exc: ConfigError) -> None:
+    print(f"termweight: config error: {_one_line(str(exc), 2000)}", file=sys.stderr)
+    raise SystemExit(2) from None
+
+
+def check_config_files(configfiles) -> None:
+    """Strict read of config files before Snakemake loads them (``configfile:``): Snakemake's
+    loader keeps aliases as shared references, but its config merge copies every mapping, so a
+    1 KB alias bomb expanded to 10**9 dicts (2.7 GB, 30 s) before :func:`check_workflow_config`
+    ran. A missing file is left to Snakemake. Errors: one line, exit status 2."""
+    try:
+        for f in configfiles:
+            if Path(f).exists():
+                read_yaml(f)
+    except ConfigError as exc:
+        _exit_with(exc)
+
+
 def check_workflow_config(config: dict, configfiles=(), schema_path=SCHEMA_REL) -> None:
     """Snakemake's config check: strict re-read of its config files, then :func:`validate`.
 
@@ -295,6 +457,4 @@ def check_workflow_config(config: dict, configfiles=(), schema_path=SCHEMA_REL) 
         source = ", ".join(map(str, configfiles)) or "config"
         validate(config, read_yaml(schema_path, what="params schema"), source=source)
     except ConfigError as exc:
-        print(f"termweight: config error: {_one_line(str(exc), 2000)}", file=sys.stderr)
-        raise SystemExit(2) from None
-
+        _exit_with(exc)

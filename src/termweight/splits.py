@@ -50,15 +50,22 @@ class Split:
 
 
 def split_names(protocol: dict) -> list[str]:
+    """The protocol's split names; more than 1,000 splits (folds x repeats) is a ConfigError
+    raised before any list is built (the papers use at most 32; each split is a set of jobs)."""
+    max_splits = 1000
     kind = protocol["type"]
     if kind == "fixed":
         return ["fixed"]
+    if kind not in ("kfold", "random", "balanced"):
+        raise ConfigError(f"unknown split protocol type {kind!r}")
     repeats = int(protocol.get("repeats", 1))
+    folds = int(protocol["folds"]) if kind == "kfold" else 1
+    if folds * repeats > max_splits:
+        keys = f"folds x repeats = {folds} x {repeats} =" if kind == "kfold" else "repeats ="
+        raise ConfigError(f"{keys} {folds * repeats} splits, more than {max_splits}")
     if kind == "kfold":
-        return [f"r{r}f{f}" for r in range(repeats) for f in range(int(protocol["folds"]))]
-    if kind in ("random", "balanced"):
-        return [f"r{r}" for r in range(repeats)]
-    raise ConfigError(f"unknown split protocol type {kind!r}")
+        return [f"r{r}f{f}" for r in range(repeats) for f in range(folds)]
+    return [f"r{r}" for r in range(repeats)]
 
 
 def _single_labels(Y, name):

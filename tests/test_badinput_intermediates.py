@@ -369,3 +369,25 @@ def test_disk_full_in_one_process_names_the_output(work):
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     assert "error: res/" in res.stderr and "(file)" not in res.stderr, res.stderr
     assert not [p for p in (work / "res").rglob("*") if p.is_file()]
+
+
+def test_a_ranking_must_be_a_permutation_of_the_terms(tmp_path):
+    """Mukras's per-fold term rankings (order_<selector>)."""
+    path = tmp_path / "scores.npz"
+    check("ranking", path, {"order": np.array([2, 0, 1])}, n_terms=3)
+    with pytest.raises(DataError, match="repeats a term"):
+        check("ranking", path, {"order": np.array([2, 2, 1])}, n_terms=3)
+    with pytest.raises(DataError, match="past the end"):
+        check("ranking", path, {"order": np.array([3, 0, 1])}, n_terms=3)
+
+
+def test_mukras_fold_with_test_rows_in_training_is_refused(tmp_path):
+    from termweight.experiments.mukras import _fold_data
+
+    X = sp.csr_matrix(np.eye(6, dtype=np.int32))
+    corpus = Corpus("toy", X, indicator([0, 1, 0, 1, 0, 1], 2), ["a", "b"], list("uvwxyz"),
+                    list("123456"), np.array(["all"] * 6))
+    splits = io.Arrays(tmp_path / "splits.npz", {"train_r0f0": np.array([0, 1, 2, 3]),
+                                                 "test_r0f0": np.array([3, 4, 5])})
+    with pytest.raises(DataError, match="train and test share 1"):
+        _fold_data(corpus, splits, "r0f0")

@@ -6,6 +6,7 @@ The learners themselves (MixCH, MiniMax) are tested in tests/test_kim.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -154,7 +155,7 @@ def test_run_summary_names_both_macro_averages():
 
 
 def test_published_numbers_file():
-    pub = json.loads((K.Path(K.__file__).parent / "published" / "kim.json").read_text())
+    pub = json.loads((Path(K.__file__).parent / "published" / "kim.json").read_text())
     for key in ("r8", "webkb", "news20"):
         methods = pub["tables"][key]["methods"]
         assert list(methods) == ["idf", "chi2", "or", "ig", "rf", "mix-ch", "mini-max"]

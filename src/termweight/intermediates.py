@@ -70,6 +70,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "intercept": Field("real", ("n_classes",)),
         "fitted": Field("01", ("n_classes",)),
     },
+    # a term ranking (Mukras's selectors): a permutation of the term columns, best first
+    "ranking": {"order": Field("int", ("n_terms",), low=0, below="n_terms")},
     "predictions": {
         "scores": Field("real", ("n_test", "n_classes")),
         "predicted": Field("01", ("n_test", "n_classes")),
@@ -180,6 +182,11 @@ def _stats_relations(path, a, dims) -> None:
             _fail(path, "tp", "exceeds the term's df")
 
 
+def _ranking_relations(path, a, dims) -> None:
+    if "order" in a and np.unique(a["order"]).size != a["order"].size:
+        _fail(path, "order", "repeats a term (a ranking is a permutation of the terms)")
+
+
 def _scores_relations(path, a, dims) -> None:
     if "idf" in a and a["idf"].size and a["idf"].min() < 0:
         _fail(path, "idf", f"has a negative value {a['idf'].min()}")
@@ -191,7 +198,7 @@ def _encoded_relations(path, a, dims) -> None:
             _fail(path, name, "has a negative weight")
 
 
-_RELATIONS = {"split": _split_relations, "stats": _stats_relations,
+_RELATIONS = {"split": _split_relations, "stats": _stats_relations, "ranking": _ranking_relations,
               "scores": _scores_relations, "encoded": _encoded_relations}
 
 

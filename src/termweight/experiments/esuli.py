@@ -52,6 +52,7 @@ from termweight import io
 from termweight.errors import ConfigError, DataError
 from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
+from termweight.intermediates import load
 from termweight.learners.registry import LEARNERS as LEARNER_REGISTRY
 
 log = logging.getLogger("termweight.esuli")
@@ -238,7 +239,9 @@ def _config(args) -> dict:
 
 
 def _classes(corpus_dir) -> list[str]:
-    return io.read_json(Path(corpus_dir) / "meta.json")["classes"]
+    from termweight.intermediates import read_classes
+
+    return read_classes(Path(corpus_dir) / "meta.json")
 
 
 def cmd_features(args) -> None:
@@ -273,7 +276,7 @@ def cmd_boost(args) -> None:
     rounds = int(_config(args)["rounds"])
     for rep in _lists(args, "reps", "representations"):
         for learner in _lists(args, "learners", "learners"):
-            feats = io.load_arrays(args.features.format(rep=rep))
+            feats, _ = load("encoded", args.features.format(rep=rep))
             Y = feats["Y_train"].toarray().astype(bool)
             est = booster(learner, rounds)
             t0, c0 = time.perf_counter(), time.process_time()
@@ -290,7 +293,7 @@ def cmd_evaluate(args) -> None:
     classes = _classes(args.corpus)
     for rep in _lists(args, "reps", "representations"):
         for learner in _lists(args, "learners", "learners"):
-            feats = io.load_arrays(args.features.format(rep=rep))
+            feats, _ = load("encoded", args.features.format(rep=rep))
             arrays = io.load_arrays(args.model.format(learner=learner, rep=rep))
             est = booster_class(learner).from_arrays(arrays)
             t0 = time.perf_counter()
@@ -314,7 +317,7 @@ def cmd_svm(args) -> None:
     from termweight.learners.linear import decision_scores, fit_one_vs_rest
 
     C = float(_config(args)["svm_C"])
-    feats = io.load_arrays(args.features)
+    feats, _ = load("encoded", args.features)
     t0 = time.perf_counter()
     coef, intercept, fitted = fit_one_vs_rest(feats["X_train"], feats["Y_train"], C=C)
     pred = decision_scores(feats["X_test"], coef, intercept) > 0

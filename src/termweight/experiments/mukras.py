@@ -603,7 +603,10 @@ def cmd_split(args) -> None:
 
 
 def _fold_data(corpus, splits, fold):
+    from termweight.intermediates import check
+
     tr, te = splits[f"train_{fold}"], splits[f"test_{fold}"]
+    check("split", getattr(splits, "path", "splits"), {"train": tr, "test": te}, n_docs=corpus.n_docs)
     labels = corpus.labels
     Xtr = corpus.X[tr]
     columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)  # terms of the training rows
@@ -645,6 +648,8 @@ def cmd_score(args) -> None:
 
 
 def cmd_evaluate(args) -> None:
+    from termweight.intermediates import check
+
     params, cfg = load_config(args.params)
     for unit, fold, _, (columns, Xtr, ytr, Xte, yte) in _fold_jobs(args, cfg):
         t0 = time.perf_counter()
@@ -653,6 +658,8 @@ def cmd_evaluate(args) -> None:
             raise DataError(args.scores.format(unit=unit, fold=fold),
                             "term columns differ from the fold's training terms")
         orders = {s: scores[f"order_{s}"] for s in cfg["selectors"]}
+        for order in orders.values():
+            check("ranking", scores.path, {"order": order}, n_terms=columns.size)
         frame = evaluate_fold(Xtr, ytr, Xte, yte, orders, cfg["features"],
                               cfg["classifiers"], cfg.get("fh_selectors"), cfg["svm_C"],
                               params["seed"])

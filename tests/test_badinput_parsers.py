@@ -322,3 +322,25 @@ def test_fetch_removes_the_leftover_before_it_extracts(tmp_path):
     assert (dest / "data" / "a.txt").read_bytes() == b"A"
     assert not stale.exists()
     assert sorted(p.name for p in dest.iterdir()) == [".verified.json", "data", "data.tar.gz"]
+
+
+def test_20news_archive_read_in_place_is_bounded(tmp_path, monkeypatch):
+    """Without an extracted tree the parser streams the tarball: the member limit holds there."""
+    import importlib
+    import io as _io
+    import tarfile
+
+    from termweight.datasets.newsgroups import ARCHIVE, parse_20news
+    from termweight.errors import ArchiveLimitError
+
+    with tarfile.open(tmp_path / ARCHIVE, "w:gz") as tf:
+        for i in range(12):
+            blob = b"Subject: hi\n\nbody"
+            info = tarfile.TarInfo(f"20news-bydate-train/alt.atheism/{i}")
+            info.size = len(blob)
+            tf.addfile(info, _io.BytesIO(blob))
+    fetch = importlib.import_module("termweight.datasets.fetch")
+    limits = fetch.ExtractLimits
+    monkeypatch.setattr(fetch, "ExtractLimits", lambda: limits(max_members=10))
+    with pytest.raises(ArchiveLimitError, match="more than 10 members"):
+        parse_20news(tmp_path)

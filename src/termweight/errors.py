@@ -59,7 +59,8 @@ class ChecksumError(DataError):
 
 
 class ArchiveLimitError(DataError):
-    """An archive member would exceed a size or compression-ratio limit of extraction."""
+    """An archive would exceed a limit of extraction: its size, a member's size, its compression
+    ratio or its number of members."""
 
 
 class ConfigError(TermweightError):

@@ -108,9 +108,18 @@ def _iter_postings(raw_dir: Path):
     archive = raw_dir / ARCHIVE
     if not archive.is_file():
         raise DataError(archive, "file missing (run the fetch step first)")
+    from termweight.datasets.fetch import ExtractLimits
+    from termweight.errors import ArchiveLimitError
+
+    limits = ExtractLimits()  # read in place: the default limits of extraction apply
     try:
         with tarfile.open(archive) as tf:
-            for member in tf:
+            for n, member in enumerate(tf, 1):
+                if n > limits.max_members or member.size > limits.max_member_bytes:
+                    raise ArchiveLimitError(archive, f"member {member.name!r}: more than "
+                                            f"{limits.max_members} members or more than "
+                                            f"{limits.max_member_bytes} bytes (the limits "
+                                            "max_members, max_member_bytes)")
                 parts = member.name.removeprefix("./").split("/")
                 if member.isfile() and len(parts) == 3 and parts[0] in SUBSETS:
                     yield SUBSETS[parts[0]], parts[1], parts[2], tf.extractfile(member).read()

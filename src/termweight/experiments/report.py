@@ -432,9 +432,9 @@ def provenance(root: Path, params_path: Path, reports: Path | None = None) -> di
         date, date_source = _git(root, "log", "-1", "--format=%cs", "HEAD"), "commit date"
     else:
         date, date_source = None, None
-    import yaml
+    from termweight.config import read_yaml
 
-    params = yaml.safe_load(params_path.read_text(encoding="utf-8"))
+    params = read_yaml(params_path)
     shown = shown_results(reports, sorted(params.get("experiments", {})))
     used: dict[str, list[str]] = {}
     for result, names in shown.items():

@@ -381,3 +381,42 @@ def test_compiled_kernels_have_no_fused_multiply_add():
                          text=True, check=True).stdout.split("\n")
     counts = dict(line.split() for line in out if line)
     assert len(counts) == 9 and all(c == "0" for c in counts.values()), counts
+
+
+def test_compiled_loops_are_cached_outside_the_source_tree(tmp_path):
+    """numba caches the exact solver's loops in the user's cache directory
+    ($XDG_CACHE_HOME/termweight/numba), never beside learners/_bundle.py: an editable install's
+    source tree gets no __pycache__/*.nbi or *.nbc."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import termweight
+
+    src = Path(termweight.__file__).parent
+    before = {p for p in src.rglob("*") if p.suffix in (".nbi", ".nbc")}
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    fit = ("import numpy as np; from termweight import MiniMax; rng = np.random.default_rng(0); "
+           "X = rng.random((60, 8)); y = (X[:, 0] > 0.5).astype(int); "
+           "print(MiniMax(solver='exact').fit(X, y).score(X, y))")
+    subprocess.run([sys.executable, "-c", fit], env=env, capture_output=True, text=True, check=True)
+    assert {p for p in src.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
+    assert list((tmp_path / "termweight" / "numba").rglob("*.nbi"))
+
+
+def test_numba_cache_dir_is_the_users_choice_first(monkeypatch, tmp_path):
+    from numba.core import config
+
+    from termweight.learners import _bundle
+
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    assert _bundle.cache_dir() == tmp_path / "mine"
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert _bundle.cache_dir() == tmp_path / "xdg" / "termweight" / "numba"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert _bundle.cache_dir() == tmp_path / "home" / ".cache" / "termweight" / "numba"

@@ -1,16 +1,48 @@
 """Compiled inner loops of the exact mini-max solver (:class:`termweight.learners.kim.MiniMax`).
 
 numba (no ``fastmath``): every sum runs in one fixed order, without BLAS, so the same numbers
-come out on every machine, whatever the OpenBLAS kernel. Compiled once, cached beside this file.
+come out on every machine, whatever the OpenBLAS kernel. Compiled once and cached in the user's
+cache directory (:func:`cache_dir`), never beside this file: an editable install or a read-only
+site-packages gets no ``__pycache__/*.nbi``/``*.nbc`` files in its source tree.
 """
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import numpy as np
 from numba import njit
+from numba.core import config as numba_config
 
 
-@njit(cache=True)
+def cache_dir() -> Path:
+    """Where the compiled loops are cached: ``$NUMBA_CACHE_DIR`` when the user set it (numba's
+    own setting, for every numba function), else ``$XDG_CACHE_HOME/termweight/numba`` (default
+    ``~/.cache/termweight/numba``). numba keeps one sub-folder per source directory in it."""
+    user = os.environ.get("NUMBA_CACHE_DIR") or numba_config.CACHE_DIR
+    if user:
+        return Path(user)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "termweight" / "numba"
+
+
+def _cached(func):
+    """``njit(cache=True)`` with the cache in :func:`cache_dir`.
+
+    numba picks a function's cache location when it is decorated, from ``numba.config.CACHE_DIR``
+    (``$NUMBA_CACHE_DIR``; unset, it writes beside the source file). The setting is lent to
+    numba for this module's functions only and put back: other numba code keeps its own.
+    """
+    saved = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = str(cache_dir())
+    try:
+        return njit(cache=True)(func)
+    finally:
+        numba_config.CACHE_DIR = saved
+
+
+@_cached
 def dot(a, b):
     """``sum_i a_i b_i`` in index order."""
     s = 0.0
@@ -19,7 +51,7 @@ def dot(a, b):
     return s
 
 
-@njit(cache=True)
+@_cached
 def rows_dot(A, slots, a, out):
     """``out[k] = A[slots[k]] . a`` (a new cut against the kept ones)."""
     for k in range(slots.size):
@@ -30,7 +62,7 @@ def rows_dot(A, slots, a, out):
         out[k] = s
 
 
-@njit(cache=True)
+@_cached
 def rows_combine(A, slots, wts, out):
     """``out = sum_k wts[k] A[slots[k]]`` over the nonzero weights, in slot order."""
     out[:] = 0.0
@@ -42,7 +74,7 @@ def rows_combine(A, slots, wts, out):
                 out[t] += wk * row[t]
 
 
-@njit(cache=True)
+@_cached
 def _project_simplex(v, out):
     """Euclidean projection of ``v`` onto the probability simplex into ``out``."""
     u = np.sort(v)[::-1]
@@ -58,7 +90,7 @@ def _project_simplex(v, out):
         out[j] = d if d > 0.0 else 0.0
 
 
-@njit(cache=True)
+@_cached
 def _symv(G, x, out):
     n = x.size
     for i in range(n):
@@ -68,7 +100,7 @@ def _symv(G, x, out):
         out[i] = s
 
 
-@njit(cache=True)
+@_cached
 def _lambda_max(G):
     """Largest eigenvalue of the PSD ``G`` by power iteration, as an upper bound: the Rayleigh
     quotient after 50 steps times 1.05 (FISTA below backtracks if it is still too small)."""
@@ -87,7 +119,7 @@ def _lambda_max(G):
     return 1.05 * lam
 
 
-@njit(cache=True)
+@_cached
 def simplex_qp(G, c, C, mu, tol, max_iter):
     """FISTA for ``min_{mu in simplex} f(mu) = 0.5 C mu'G mu - c'mu`` from ``mu`` (warm start).
 
@@ -148,7 +180,7 @@ def simplex_qp(G, c, C, mu, tol, max_iter):
     return x
 
 
-@njit(cache=True)
+@_cached
 def loss_slope(A0, dM, k):
     """Derivative at ``k`` of ``sum_i max_j (A0_ij - k dM_ij)_+`` (the active piece of each row:
     the first maximal ``j``): ``-sum_i dM_{i j*(i)}`` over the rows whose maximum is > 0."""
@@ -167,7 +199,7 @@ def loss_slope(A0, dM, k):
     return s
 
 
-@njit(cache=True)
+@_cached
 def qp_value(G, c, C, mu):
     """``c'mu - 0.5 C mu'G mu`` (the master dual's value: a lower bound on the objective)."""
     Gm = np.empty(mu.size)
@@ -175,7 +207,7 @@ def qp_value(G, c, C, mu):
     return dot(c, mu) - 0.5 * C * dot(mu, Gm)
 
 
-@njit(cache=True)
+@_cached
 def minimax_cut(indptr, indices, data, Bt, M, y, R, a):
     """Kim eq. (4) from the margins ``M`` (n, J): ``a = -sum_{i active} y_i R_ij* b_j* * x_i``
     with ``j* = argmin_j m_ij`` (first on ties), active where ``m_ij* < 1``; ``Bt`` = bases
@@ -212,7 +244,7 @@ def minimax_margins(indptr, indices, data, BW, y, R, shift, M):
     (_margins5 if M.shape[1] == 5 else _margins)(indptr, indices, data, BW, y, R, shift, M)
 
 
-@njit(cache=True)
+@_cached
 def _margins(indptr, indices, data, BW, y, R, shift, M):
     n, J = M.shape
     acc = np.empty(J)
@@ -227,7 +259,7 @@ def _margins(indptr, indices, data, BW, y, R, shift, M):
             M[i, j] = y[i] * (R[i, j] * acc[j] + shift)
 
 
-@njit(cache=True)
+@_cached
 def _margins5(indptr, indices, data, BW, y, R, shift, M):
     for i in range(M.shape[0]):
         a0 = a1 = a2 = a3 = a4 = 0.0

@@ -313,3 +313,20 @@ def test_pipeline_with_linear_svc(first):
     assert pipe.score(X[:60], y[:60]) > 0.8
     p2 = clone(pipe).fit(X[:60], y[:60])
     np.testing.assert_array_equal(p2.predict(X[60:]), pred)
+
+
+def test_sorted_unique_without_pandas(monkeypatch):
+    """The core install has no pandas: ThresholdEncoder's distinct values come from np.unique,
+    the same values in the same order."""
+    import sys
+
+    from termweight.encoding import _sorted_unique
+
+    rng = np.random.default_rng(0)
+    values = [rng.integers(0, 50, 300), rng.integers(1, 6, 200) / 4.0, np.array([], np.float64)]
+    expected = [_sorted_unique(v) for v in values]
+    monkeypatch.setitem(sys.modules, "pandas", None)  # `import pandas` raises ModuleNotFoundError
+    for v, e in zip(values, expected, strict=True):
+        got = _sorted_unique(v)
+        assert got.dtype == e.dtype
+        np.testing.assert_array_equal(got, e)

@@ -175,8 +175,8 @@ def test_readme_pipeline_on_bbc_five_classes(bbc_split):
 
     clf = make_pipeline(
         CountVectorizer(),
-        SelectByScore(metric="ig", k=5000),             # Forman's hybrid: IG selection ...
-        SupervisedScaler(metric="bns", base="binary"),  # ... and BNS scaling
+        SelectByScore(metric="ig", k=5000),                      # Forman's hybrid: IG selection
+        SupervisedScaler(metric="bns", base="logtf", norm="l2"),  # ... and BNS scaling
         LinearSVC(),
     )
     clf.fit(train_texts, train_labels)

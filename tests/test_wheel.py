@@ -1,16 +1,17 @@
 """The distribution: ``python -m build`` + ``twine check``, and the wheel used outside the repository.
 
 The wheel goes into a fresh virtual environment (no system site-packages, no repository on the
-path, run from a temporary directory with no ../shared beside it). By default that environment
-gets the wheel with ``--no-deps`` plus only numpy, scipy, scikit-learn, numba and pandas from the package
-index (about 25 s): this also proves that the estimator API needs none of the workflow
-dependencies (snakemake, dvc, matplotlib, ...). ``TERMWEIGHT_WHEEL_FULL_DEPS=1`` installs the
-wheel with all its declared dependencies instead (about 95 s on the shared 2-core machine).
+path, run from a temporary directory with no ../shared beside it), with its declared dependencies
+resolved from the package index: the light core a researcher gets from ``pip install termweight``
+(about 10 s). None of the workflow extra's tools (snakemake, dvc, pandas, matplotlib) may be
+there, and the estimators and the README's library snippet must run without them, and without a
+warning.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-API_DEPS = ["numpy", "scipy", "scikit-learn", "numba", "pandas"]
+#: the workflow extra's tools, never pulled in by the core install
+WORKFLOW_ONLY = ["snakemake", "dvc", "pandas", "matplotlib"]
 
 SCRIPT = r'''
 import sys
@@ -102,6 +104,50 @@ def test_build_and_twine_check(dist):
     assert sorted(r.replace(" ", "") for r in base) == sorted(d.replace(" ", "") for d in declared)
 
 
+#: every module of the workflow extra (and those only its packages bring), by import name
+WORKFLOW_MODULES = ["pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml", "snakemake",
+                    "dvc", "scikit_posthocs", "statsmodels"]
+
+CORE_ONLY = r'''
+import sys
+
+for name in sys.argv[1:]:
+    sys.modules[name] = None  # `import name` raises ModuleNotFoundError, as in a core install
+
+import termweight
+from termweight.datasets import get_dataset
+
+for name in termweight.__all__:
+    getattr(termweight, name)
+bbc = get_dataset("bbc").parser(None, {})
+print(len(bbc.texts))
+'''
+
+
+def test_the_library_imports_without_the_workflow_extra():
+    """``import termweight``, every public estimator and the bundled BBC data: the core
+    dependencies suffice (the heavy test below installs them alone; this one hides the rest)."""
+    out = _run([sys.executable, "-c", CORE_ONLY, *WORKFLOW_MODULES], cwd=REPO)
+    assert out.split() == ["2225"]
+
+
+def readme_library_snippet() -> str:
+    """The README's ```python block of "Use the library" (the BBC pipeline, 3-fold CV)."""
+    text = (REPO / "README.md").read_text()
+    section = text[text.index("## Use the library"):]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def readme_snippet_score() -> str:
+    """The accuracy the README's library snippet says it prints (the comment of its print line)."""
+    return re.search(r"^print\(.*# (\d\.\d{3})\b", readme_library_snippet(), re.M).group(1)
+
+
+def test_readme_states_what_its_snippet_prints():
+    assert "cross_val_score" in readme_library_snippet()
+    assert 0.9 < float(readme_snippet_score()) < 1
+
+
 @pytest.mark.slow
 @pytest.mark.heavy  # the second tier (`pytest -m heavy`): a whole clean environment
 def test_wheel_in_a_clean_environment(dist, tmp_path):
@@ -109,15 +155,27 @@ def test_wheel_in_a_clean_environment(dist, tmp_path):
     venv.EnvBuilder(with_pip=True, system_site_packages=False).create(env_dir)
     py = env_dir / ("Scripts" if os.name == "nt" else "bin") / "python"
     wheel = next(dist.glob("*.whl"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "NUMBA_CACHE_DIR")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # numba's cache of the exact solver's loops
     work = tmp_path / "elsewhere"  # no repository, no ../shared
     work.mkdir()
-    pip = [py, "-m", "pip", "install", "--quiet"]
-    if os.environ.get("TERMWEIGHT_WHEEL_FULL_DEPS") == "1":
-        _run([*pip, wheel], cwd=work, env=env, timeout=900)
-    else:
-        _run([*pip, "--no-deps", wheel], cwd=work, env=env)
-        _run([*pip, *API_DEPS], cwd=work, env=env)
-    out = _run([py, "-I", "-c", SCRIPT], cwd=work, env=env)
+    # the core dependencies, resolved from the package index as `pip install termweight` does
+    _run([py, "-m", "pip", "install", "--quiet", wheel], cwd=work, env=env, timeout=900)
+    found = _run([py, "-I", "-c", "import importlib.util as u, sys; "
+                  "print(*[m for m in sys.argv[1:] if u.find_spec(m)])", *WORKFLOW_ONLY],
+                 cwd=work, env=env)
+    assert found.split() == [], f"the core install pulled in {found.split()}"
+    # a warning (a ConvergenceWarning is a UserWarning; a failed CV fit a RuntimeWarning) fails
+    strict = [py, "-I", "-W", "error::UserWarning", "-W", "error::RuntimeWarning"]
+    out = _run([*strict, "-c", SCRIPT], cwd=work, env=env)
     assert out.startswith("OK 0.1.0")
+    # MiniMax(solver="exact") compiled its loops: cached in the user's cache, not in the package
+    assert list((tmp_path / "cache" / "termweight" / "numba").rglob("*.nbi"))
+    assert not [p for p in env_dir.rglob("*") if p.suffix in (".nbi", ".nbc")]
+    snippet = work / "readme_snippet.py"
+    snippet.write_text(readme_library_snippet())
+    out = _run([*strict, snippet], cwd=work, env=env)
+    # LinearSVC's solver has a tolerance: the third decimal of the mean may move by one
+    assert abs(float(out) - float(readme_snippet_score())) <= 0.0015, out
     assert not (work.parent / "shared").exists()

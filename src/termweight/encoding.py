@@ -269,9 +269,12 @@ def _sorted_unique(x: np.ndarray) -> np.ndarray:
     """``np.unique(x)`` in O(n) + O(u log u): hash the n values, sort only the u distinct ones.
 
     (``np.unique`` sorts all n values; on a million-document corpus that n log n sort made the
-    ordinal encoding grow faster than linearly, benchmarks/bench_scaling.py.)"""
-    import pandas as pd
-
+    ordinal encoding grow faster than linearly, benchmarks/bench_scaling.py.) The hashing is
+    pandas's (the workflow extra); without pandas, ``np.unique``: the same values, sorted."""
+    try:
+        import pandas as pd
+    except ModuleNotFoundError:
+        return np.unique(np.asarray(x).ravel())
     return np.sort(pd.unique(np.asarray(x).ravel()))
 
 

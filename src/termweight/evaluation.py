@@ -14,10 +14,14 @@ Averages over the tasks of one run:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 from scipy import stats as sps
+
+if TYPE_CHECKING:  # pandas is imported where a frame is made (the workflow extra)
+    import pandas as pd
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 
@@ -30,6 +34,8 @@ def _div(a, b):
 
 def confusion_counts(Y_true, Y_pred) -> pd.DataFrame:
     """Per-task ``tp, fp, fn, tn`` from (n_docs x n_tasks) 0/1 indicators (dense or sparse)."""
+    import pandas as pd
+
     T = sp.csr_matrix(Y_true, dtype=np.int64)
     P = sp.csr_matrix(Y_pred, dtype=np.int64)
     n = T.shape[0]

@@ -23,7 +23,6 @@ from collections.abc import Iterable
 
 import numpy as np
 import scipy.sparse as sp
-import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 STOP_WORDS = frozenset(ENGLISH_STOP_WORDS)
@@ -36,7 +35,11 @@ class Tokenizer:
 
     def __init__(self, stop_words: Iterable[str] = STOP_WORDS, stem: bool = True):
         self.stop_words = frozenset(stop_words)
-        self.stemmer = Stemmer.Stemmer("porter") if stem else None
+        self.stemmer = None
+        if stem:
+            import Stemmer  # PyStemmer, the workflow extra: only stemming needs it
+
+            self.stemmer = Stemmer.Stemmer("porter")
 
     def __call__(self, text: str) -> list[str]:
         words = [w for w in _TOKEN.findall(text.lower())

@@ -10,13 +10,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import scipy.sparse as sp
 
 from termweight import io
 from termweight.errors import DataError, blame
+
+if TYPE_CHECKING:  # pandas (the workflow extra) is imported by to_frame only: parsing needs none
+    import pandas as pd
 
 BOM = b"\xef\xbb\xbf"
 _LINE_END = re.compile(rb"\r\n?|\n")  # universal newlines, as text mode splits lines
@@ -110,6 +113,8 @@ class Documents:
         check_two_classes(self.name, Y, self.classes, self.info)
 
     def to_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         return pd.DataFrame({"doc_id": self.doc_ids, "text": self.texts,
                              "labels": ["\t".join(labs) for labs in self.labels],
                              "subset": self.subset})

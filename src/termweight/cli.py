@@ -107,9 +107,31 @@ def _fail(args, message: str) -> int:
     return 2
 
 
+#: import names of the packages of the ``workflow`` extra (pyproject.toml), which the steps need
+WORKFLOW_MODULES = frozenset({"pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml",
+                              "snakemake", "dvc", "scikit_posthocs", "statsmodels"})
+
+
+def _missing_extra(exc: ModuleNotFoundError) -> int:
+    """One line for a core-only install running a pipeline step; other missing modules raise."""
+    if (exc.name or "").split(".")[0] not in WORKFLOW_MODULES:
+        raise exc
+    print(f"termweight: error: the command line needs {exc.name.split('.')[0]}, one of the "
+          "pipeline's packages: pip install 'termweight[workflow]'", file=sys.stderr)
+    return 2
+
+
 def main(argv=None) -> int:
     """Run one step. Bad input (a :class:`TermweightError`, or a file the OS refuses to open,
-    read or write) is ONE line on stderr naming the file, exit status 2; never a traceback."""
+    read or write) is ONE line on stderr naming the file, exit status 2; never a traceback.
+    A core-only install (no ``workflow`` extra) gets one line saying what to install."""
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        return _missing_extra(exc)
+
+
+def _main(argv=None) -> int:
     args = build_parser(argv).parse_args(argv)
     t0 = time.perf_counter()
     try:

@@ -184,3 +184,21 @@ def test_wheel_in_a_clean_environment(dist, tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert cli.returncode == 2 and "Traceback" not in cli.stderr, cli.stderr
     assert cli.stderr.strip().count("\n") == 0 and "termweight[workflow]" in cli.stderr, cli.stderr
+
+
+def test_conda_environment_lists_the_packages_of_pyproject():
+    """envs/termweight.yaml (snakemake --use-conda) = core + workflow extra, less the two tools."""
+    import tomllib
+
+    import yaml
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["workflow"]]
+
+    def names(specs):
+        return {re.split(r"[<>=!\[ ]", s, maxsplit=1)[0].lower() for s in specs}
+
+    env = yaml.safe_load((REPO / "envs/termweight.yaml").read_text(encoding="utf-8"))
+    listed = [d for d in env["dependencies"] if isinstance(d, str)]
+    listed += [d for d in env["dependencies"] if isinstance(d, dict) for d in d["pip"]]
+    assert names(listed) - {"python", "pip", "-e"} == names(wanted) - {"snakemake", "dvc"}

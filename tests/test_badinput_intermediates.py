@@ -382,12 +382,12 @@ def test_a_ranking_must_be_a_permutation_of_the_terms(tmp_path):
 
 
 def test_mukras_fold_with_test_rows_in_training_is_refused(tmp_path):
-    from termweight.experiments.mukras import _fold_data
+    from termweight.experiments.mukras import _load_fold_splits
 
     X = sp.csr_matrix(np.eye(6, dtype=np.int32))
     corpus = Corpus("toy", X, indicator([0, 1, 0, 1, 0, 1], 2), ["a", "b"], list("uvwxyz"),
                     list("123456"), np.array(["all"] * 6))
-    splits = io.Arrays(tmp_path / "splits.npz", {"train_r0f0": np.array([0, 1, 2, 3]),
-                                                 "test_r0f0": np.array([3, 4, 5])})
+    io.save_arrays(tmp_path / "splits.npz", train_r0f0=np.array([0, 1, 2, 3]),
+                   test_r0f0=np.array([3, 4, 5]))
     with pytest.raises(DataError, match="train and test share 1"):
-        _fold_data(corpus, splits, "r0f0")
+        _load_fold_splits(tmp_path / "splits.npz", corpus)

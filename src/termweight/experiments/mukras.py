@@ -50,6 +50,7 @@ from termweight import io
 from termweight.errors import ConfigError, DataError
 from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
+from termweight.intermediates import check
 
 PUBLISHED = Path(__file__).with_name("published") / "mukras.json"
 METRICS = ("ig", "chi2")
@@ -602,11 +603,19 @@ def cmd_split(args) -> None:
                     counts.tolist(), spec["per_class"], sample.size, len(splits))
 
 
-def _fold_data(corpus, splits, fold):
-    from termweight.intermediates import check
+def _load_fold_splits(path, corpus) -> io.Arrays:
+    """A unit's split file (``train_<fold>``, ``test_<fold>`` per fold), every fold checked as a
+    split of ``corpus`` (:mod:`termweight.intermediates`) when it is read."""
+    splits = io.load_arrays(path)
+    for key in sorted(k for k in splits if k.startswith("train_")):
+        fold = key.removeprefix("train_")
+        check("split", path, {"train": splits[key], "test": splits[f"test_{fold}"]},
+              n_docs=corpus.n_docs)
+    return splits
 
+
+def _fold_data(corpus, splits, fold):
     tr, te = splits[f"train_{fold}"], splits[f"test_{fold}"]
-    check("split", getattr(splits, "path", "splits"), {"train": tr, "test": te}, n_docs=corpus.n_docs)
     labels = corpus.labels
     Xtr = corpus.X[tr]
     columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)  # terms of the training rows
@@ -628,7 +637,7 @@ def _fold_jobs(args, cfg):
 
     for unit in _units(args, cfg):
         corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
-        splits = io.load_arrays(args.splits.format(unit=unit))
+        splits = _load_fold_splits(args.splits.format(unit=unit), corpus)
         for fold in _folds(args, cfg):
             yield unit, fold, corpus, _fold_data(corpus, splits, fold)
 
@@ -648,8 +657,6 @@ def cmd_score(args) -> None:
 
 
 def cmd_evaluate(args) -> None:
-    from termweight.intermediates import check
-
     params, cfg = load_config(args.params)
     for unit, fold, _, (columns, Xtr, ytr, Xte, yte) in _fold_jobs(args, cfg):
         t0 = time.perf_counter()
@@ -740,7 +747,7 @@ def cmd_movers(args) -> None:
     frames = {}
     for unit in cfg["datasets"]:
         corpus = Corpus.load(args.corpus.format(dataset=cfg["datasets"][unit]["dataset"]))
-        splits = io.load_arrays(args.splits.format(unit=unit))
+        splits = _load_fold_splits(args.splits.format(unit=unit), corpus)
         scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
         columns, Xtr, ytr, _, _ = _fold_data(corpus, splits, fold)
         orders = {}

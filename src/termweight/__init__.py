@@ -4,9 +4,13 @@ The library is pure Python over NumPy/SciPy sparse matrices and knows nothing of
 the workflow calls it through one CLI (``python -m termweight``).
 
 Every scikit-learn estimator is importable from the top level (``from termweight import
-SupervisedScaler``) or from its module: :mod:`termweight.encoding` (encoders and scalers),
-:mod:`termweight.selection` and :mod:`termweight.multiclass` (feature selectors),
-:mod:`termweight.learners` (classifiers); metric names live in :data:`termweight.scoring.METRICS`.
+SupervisedScaler``) or from its module: [`termweight.encoding`][termweight.encoding] (encoders and
+scalers), [`termweight.selection`][termweight.selection] and
+[`termweight.multiclass`][termweight.multiclass] (feature selectors), ``termweight.learners``
+(classifiers: [`boosting`][termweight.learners.boosting], [`modest`][termweight.learners.modest],
+[`kim`][termweight.learners.kim], [`ordinal`][termweight.learners.ordinal]); metric names are the
+keys of ``METRICS`` in [`termweight.scoring`][termweight.scoring]. The formulas and protocols are on
+the [methods page][methods-scoring].
 The estimators are imported on first use, so ``import termweight`` stays cheap for the CLI.
 """
 

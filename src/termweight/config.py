@@ -1,7 +1,7 @@
 """Loading and validating ``params.yaml`` against the JSON schema of the workflow.
 
 The schema (``workflow/schemas/params.schema.yaml``) forbids unknown keys and checks every value;
-a violation is a :class:`~termweight.errors.ConfigError` of ONE line naming the file, the key
+a violation is a ``ConfigError`` of ONE line naming the file, the key
 path, the value and the rule it breaks. Method and dataset names are checked against the
 library's registries as well.
 
@@ -9,12 +9,12 @@ Reading is strict: a file that is missing, a directory or not UTF-8, YAML syntax
 duplicate keys (PyYAML would silently keep the last value) are errors naming the file and line;
 ``integer`` means an integer (``4.0`` is refused, as are booleans) and ``number`` means a finite
 number (``.nan`` and ``.inf`` are refused). The same checks run inside Snakemake
-(:func:`check_workflow_config`), so its errors are as short as the CLI's.
+(``check_workflow_config``), so its errors are as short as the CLI's.
 
-What a file may cost is bounded: at most :data:`MAX_YAML_BYTES`, no aliases (``*name``: nine
+What a file may cost is bounded: at most ``MAX_YAML_BYTES``, no aliases (``*name``: nine
 nested levels of ten aliases in 1 KB expand to 10**9 values when anything walks them), at most
-:data:`MAX_DEPTH` levels of nesting and :data:`MAX_INT_CHARS` characters per integer. Error
-messages show bounded reprs (:mod:`reprlib`), never a whole document.
+``MAX_DEPTH`` levels of nesting and ``MAX_INT_CHARS`` characters per integer. Error
+messages show bounded reprs (``reprlib``), never a whole document.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class _Refused(yaml.composer.ComposerError):
 
 class _Bounded:
     """Refuse duplicate mapping keys (PyYAML would silently keep the last value), aliases,
-    nesting deeper than :data:`MAX_DEPTH` and integers longer than :data:`MAX_INT_CHARS`."""
+    nesting deeper than ``MAX_DEPTH`` and integers longer than ``MAX_INT_CHARS``."""
 
     _depth = 0
 
@@ -91,7 +91,7 @@ class _Bounded:
 
 
 class StrictLoader(_Bounded, yaml.SafeLoader):
-    """PyYAML's safe loader (the YAML 1.1 rules Snakemake also uses), bounded (:class:`_Bounded`)."""
+    """PyYAML's safe loader (the YAML 1.1 rules Snakemake also uses), bounded (``_Bounded``)."""
 
 
 def _too_costly(root) -> bool:
@@ -111,7 +111,7 @@ def _too_costly(root) -> bool:
 
 
 class _CBounded(_Bounded):
-    """libyaml composes in C: an alias is the anchored node itself, found by :func:`_too_costly`."""
+    """libyaml composes in C: an alias is the anchored node itself, found by ``_too_costly``."""
 
     def get_single_node(self):
         node = super().get_single_node()
@@ -129,7 +129,7 @@ for _loader in {StrictLoader, _FastLoader}:
 
 
 def read_yaml(path, what: str = "params file"):
-    """Read a YAML file strictly; every failure is a one-line :class:`ConfigError` naming it."""
+    """Read a YAML file strictly; every failure is a one-line ``ConfigError`` naming it."""
     path = Path(path)
     try:
         size = path.stat().st_size
@@ -288,7 +288,7 @@ def _protocols(node, path=()):
 
 
 def check_split_counts(params: dict, source: str = "params.yaml") -> None:
-    """Every protocol's splits (folds x repeats) within :func:`termweight.splits.split_names`'s
+    """Every protocol's splits (folds x repeats) within ``termweight.splits.split_names``'s
     limit, including the papers' CV grids, before Snakemake lists any job."""
     from termweight.splits import split_names
 
@@ -343,7 +343,7 @@ def benchmark_runs(params: dict) -> dict[str, dict]:
     ``bench_<dataset>`` is ``{dataset, protocol, scores, encodings, learner, learners, ...}`` as an
     ``experiments:`` entry: the dataset's own ``protocol`` (its standard split) else the section's
     (seeded stratified 5x2 CV), ``encodings`` = the weightings (``all``:
-    :func:`termweight.weighting.all_encodings`), ``scores`` = the metrics they need, ``learner`` =
+    ``termweight.weighting.all_encodings``), ``scores`` = the metrics they need, ``learner`` =
     the first learner with the section's C (the generic steps' default), ``learners`` = all,
     ``fit`` = the benchmark learners' ``{C, relative_C, max_iter}``.
     """
@@ -435,7 +435,7 @@ def _exit_with(exc: ConfigError) -> None:
 def check_config_files(configfiles) -> None:
     """Strict read of config files before Snakemake loads them (``configfile:``): Snakemake's
     loader keeps aliases as shared references, but its config merge copies every mapping, so a
-    1 KB alias bomb expanded to 10**9 dicts (2.7 GB, 30 s) before :func:`check_workflow_config`
+    1 KB alias bomb expanded to 10**9 dicts (2.7 GB, 30 s) before ``check_workflow_config``
     ran. A missing file is left to Snakemake. Errors: one line, exit status 2."""
     try:
         for f in configfiles:
@@ -446,7 +446,7 @@ def check_config_files(configfiles) -> None:
 
 
 def check_workflow_config(config: dict, configfiles=(), schema_path=SCHEMA_REL) -> None:
-    """Snakemake's config check: strict re-read of its config files, then :func:`validate`.
+    """Snakemake's config check: strict re-read of its config files, then ``validate``.
 
     On an error, print the same one line as the CLI (``config error: <file>: <key>: ...``) and
     exit with status 2 instead of Snakemake's dump of the whole schema.

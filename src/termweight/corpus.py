@@ -112,7 +112,7 @@ class Corpus:
     @classmethod
     def load(cls, directory) -> Corpus:
         """Read a corpus directory; a missing, corrupt or inconsistent part is a
-        :class:`DataError` naming the file."""
+        ``DataError`` naming the file."""
         directory = Path(directory)
         meta_path = directory / "meta.json"
         meta = io.read_json(meta_path)

@@ -36,7 +36,7 @@ class DataError(TermweightError):
 
 @contextlib.contextmanager
 def blame(path, name: str):
-    """Re-raise a :class:`DataError` about the whole dataset ``name`` as one about ``path``.
+    """Re-raise a ``DataError`` about the whole dataset ``name`` as one about ``path``.
 
     Checks that run when a parser builds its result (no documents, one class only) know only
     the dataset's name; the parser knows the file (or directory) they came from.

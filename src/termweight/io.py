@@ -39,7 +39,7 @@ def _umask() -> int:
     return mask
 
 
-#: the open :func:`all_or_nothing` transaction of this process: (pid, [(temporary, target)])
+#: the open ``all_or_nothing`` transaction of this process: (pid, [(temporary, target)])
 _PENDING: tuple[int, list[tuple[Path, Path]]] | None = None
 
 
@@ -47,7 +47,7 @@ _PENDING: tuple[int, list[tuple[Path, Path]]] | None = None
 def all_or_nothing() -> Iterator[None]:
     """Make a step's several outputs appear together or not at all.
 
-    Inside the block, every :func:`atomic_path` of this process keeps its finished temporary and
+    Inside the block, every ``atomic_path`` of this process keeps its finished temporary and
     renames nothing; at the end of the block all are renamed (the renames are quick and cannot
     run out of space), and on an error all are removed. Forked workers write as usual. A step
     must not read back an output it wrote inside the block.
@@ -117,7 +117,7 @@ def write_text(path, text: str) -> None:
 def write_json(path, obj) -> None:
     """Write ``obj`` as sorted, indented, strict JSON (stable bytes for DVC hashing).
 
-    Strict: a NaN or infinity anywhere is refused (:class:`DataError` naming the file and the
+    Strict: a NaN or infinity anywhere is refused (``DataError`` naming the file and the
     key) instead of being written as the non-standard ``NaN``; nothing is written then.
     """
     try:
@@ -179,7 +179,7 @@ def read_json(path):
 
 
 def read_json_object(path) -> dict:
-    """:func:`read_json` of a file that must hold a JSON object (a mapping)."""
+    """``read_json`` of a file that must hold a JSON object (a mapping)."""
     obj = read_json(path)
     if not isinstance(obj, dict):
         raise DataError(path, f"expected a JSON object, found a JSON {type(obj).__name__}")
@@ -187,7 +187,7 @@ def read_json_object(path) -> dict:
 
 
 def read_lines(path) -> list[str]:
-    """The lines of a UTF-8 text file written by :func:`write_text` (one item per ``\\n``)."""
+    """The lines of a UTF-8 text file written by ``write_text`` (one item per ``\\n``)."""
     try:
         blob = Path(path).read_bytes()
     except OSError as exc:
@@ -239,7 +239,7 @@ def _write_npz_deterministic(path, arrays: Mapping[str, np.ndarray]) -> None:
 
 
 class Arrays(dict):
-    """The arrays of one ``.npz``; a missing name is a :class:`DataError` naming the file."""
+    """The arrays of one ``.npz``; a missing name is a ``DataError`` naming the file."""
 
     def __init__(self, path, *args):
         super().__init__(*args)
@@ -276,7 +276,7 @@ def max_array_bytes() -> int:
 def _check_declared_sizes(path, zf: zipfile.ZipFile, names) -> None:
     """Before anything is decompressed: every member's ``.npy`` header (read alone) must declare
     no more bytes than the zip says the member holds, and the members together no more than
-    :func:`max_array_bytes`, so a header claiming 10^12 values or a deflate bomb is refused
+    ``max_array_bytes``, so a header claiming 10^12 values or a deflate bomb is refused
     instead of allocated. (zipfile never inflates a member past its declared size.)"""
     limit, total = max_array_bytes(), 0
     for name in names:
@@ -300,12 +300,12 @@ def _check_declared_sizes(path, zf: zipfile.ZipFile, names) -> None:
 
 
 def load_arrays(path, keys=None) -> Arrays:
-    """Load what :func:`save_arrays` wrote; CSR matrices are reassembled and checked.
+    """Load what ``save_arrays`` wrote; CSR matrices are reassembled and checked.
 
     ``keys``: load only these arrays or matrices (e.g. ``("X_test",)`` of an encoded split: the
-    others are neither read nor checked); a missing one is a :class:`DataError` naming the file.
+    others are neither read nor checked); a missing one is a ``DataError`` naming the file.
     Any unreadable, truncated, corrupt or inconsistent file (including a pickled object array or
-    a CSR matrix whose indices leave its shape) is a :class:`DataError` naming the file.
+    a CSR matrix whose indices leave its shape) is a ``DataError`` naming the file.
     """
     try:
         with np.load(path, allow_pickle=False) as z:
@@ -372,7 +372,7 @@ def write_table(path, frame) -> None:
 
 def read_table(path, required=()):
     """Read a CSV or Parquet table; unreadable files and missing ``required`` columns are a
-    :class:`DataError` naming the file."""
+    ``DataError`` naming the file."""
     import pandas as pd
     import pyarrow
 

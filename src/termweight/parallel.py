@@ -1,7 +1,7 @@
 """The worker pool of the CLI's per-split steps: ``fn(item)`` for every item, in forked processes.
 
 Every item writes its own files (atomically), so the outputs are the same bytes whatever the number
-of processes. Bad input in a worker (a :class:`~termweight.errors.TermweightError`) and an OS error
+of processes. Bad input in a worker (a ``TermweightError``) and an OS error
 (a full disk, a read-only or missing directory, an output path that is a file) come back as the
 same one-line error, naming the file, that one process gives; any other exception (a bug) as a
 ``RuntimeError`` carrying the worker's traceback.

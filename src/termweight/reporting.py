@@ -26,7 +26,7 @@ def latex_table(frame: pd.DataFrame, caption: str, label: str, float_format="%.4
     """A booktabs ``table`` environment (``\\toprule``/``\\midrule``/``\\bottomrule``).
 
     With ``escape=False`` the cells are taken as LaTeX (escape plain parts with
-    :func:`latex_escape`).
+    ``latex_escape``).
     """
     return frame.to_latex(index=False, escape=escape, float_format=float_format.__mod__,
                           caption=caption, label=label, position="htbp",

@@ -1,7 +1,7 @@
 """Train/test splits for every protocol of the five papers, seeded and stored as index files.
 
-A protocol is a mapping (``params.yaml``); :func:`split_names` lists the split names it produces
-without touching data (Snakemake needs them to build its DAG) and :func:`make_splits` builds them:
+A protocol is a mapping (``params.yaml``); ``split_names`` lists the split names it produces
+without touching data (Snakemake needs them to build its DAG) and ``make_splits`` builds them:
 
 - ``fixed``: the dataset's predefined subsets (ModApte, 20NG bydate; ``test_subset`` may be
   ``valid`` for Dexter). One split named ``fixed``.
@@ -39,7 +39,7 @@ class Split:
 
     @classmethod
     def load(cls, path, name: str | None = None, n_docs: int | None = None) -> Split:
-        """Read a split and check it (:mod:`termweight.intermediates`): integer row indices,
+        """Read a split and check it (``termweight.intermediates``): integer row indices,
         sorted, non-empty, disjoint, and below ``n_docs`` (the corpus's rows) when given."""
         from pathlib import Path
 

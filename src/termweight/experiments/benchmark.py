@@ -206,7 +206,7 @@ def _ordered_cliques(find):
 
 def cd_figure(t: dict, title: str):
     """Critical-difference diagram (Demsar 2006) by ``scikit_posthocs.critical_difference_diagram``,
-    drawn in a fixed order (:func:`_ordered_cliques`)."""
+    drawn in a fixed order (``_ordered_cliques``)."""
     from unittest import mock
 
     import matplotlib.pyplot as plt

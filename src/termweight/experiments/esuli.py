@@ -1,15 +1,15 @@
 """Esuli & Sebastiani (ECIR 2009): ordinal-to-binary encoding for AdaBoost.MH and MP-Boost.
 
-Protocol (paper section 3; ../shared/METHODS.md sections 1, 4, 6, 7, 8):
+Protocol (paper section 3; [methods: experiments][methods-experiments]):
 
 - Reuters-21578 ModApte, 9,603 training / 3,299 test stories, the 90 categories with >= 1 training
   and >= 1 test positive (the registered text dataset ``reuters21578``, through the generic
   prepare_text -> tokenize -> count rules: lower-case, no punctuation, no tokens with digits, stop
   words removed, original Porter stemmer). The terms are those occurring in the training rows.
 - Representations: ``binary`` (presence); ``ordinal``: for every term and every threshold ``v``
-  a binary feature ``#(t, d) >= v`` (:class:`termweight.encoding.ThresholdEncoder`, fitted on the
+  a binary feature ``#(t, d) >= v`` (``termweight.encoding.ThresholdEncoder``, fitted on the
   training rows only); ``tfidf``: ``tf * log(N / df)`` (training N, df), rows L2-normalised.
-- Learners: AdaBoost.MH and MP-Boost (:mod:`termweight.learners.boosting`) at 1,000 rounds on
+- Learners: AdaBoost.MH and MP-Boost (``termweight.learners.boosting``) at 1,000 rounds on
   binary and ordinal features; one-vs-rest LinearSVC (C = 1) on tf-idf.
 - Evaluation: micro P, R, F1 from pooled counts; macro P, R and F1 as MEANS of the per-category
   values (macro-F1 = mean of per-category F1, the paper's F1^M); 0/0 counts as 0. F1 against the
@@ -19,8 +19,8 @@ Protocol (paper section 3; ../shared/METHODS.md sections 1, 4, 6, 7, 8):
 Which thresholds? -- the paper's text against its numbers. Section 2 says to generate a feature
 "for all *and only* the different values v_1, ..., v_n(k) that #(t_k, -) takes in the training
 set" and section 3 calls 2.34 "the average number of different nonzero values that #(t_k, -)
-actually takes in the training set". METHODS.md section 4 says the same. That is the DEFAULT here
-(representation ``ordinal``, ``thresholds="distinct"``). On our ModApte training set it gives far
+actually takes in the training set". The [methods page][methods-encoding] says the same. That is the
+DEFAULT here (representation ``ordinal``, ``thresholds="distinct"``). On our ModApte training set it gives far
 fewer features than the paper prints (about 1.8 values per term against 2.34), whereas thresholds
 at EVERY integer 1..max training count of the term (representation ``ordinal_every``) give about
 2.38 per term, close to the printed 20,123 -> 47,087. Both are run and reported; the report
@@ -32,8 +32,8 @@ winning ties, ``ordinal_every`` uses the LOWEST threshold ``v_{i-1} + 1`` where 
 values.
 
 CLI steps (``python -m termweight esuli-<step>``): ``features``, ``boost``, ``evaluate``, ``svm``
-(see :func:`register`); ``report`` and ``figure`` are registered by
-:mod:`termweight.experiments.esuli_report`.
+(see ``register``); ``report`` and ``figure`` are registered by
+``termweight.experiments.esuli_report``.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def run_scores(frame: pd.DataFrame) -> dict[str, float]:
 
 
 def booster_class(learner: str):
-    """The estimator class of booster ``learner`` (:data:`LEARNERS`; the registry names it)."""
+    """The estimator class of booster ``learner`` (``LEARNERS``; the registry names it)."""
     from termweight.learners import boosting  # a static import: the steps' code dependency
 
     if learner not in LEARNERS:
@@ -344,7 +344,7 @@ def common_options(p, learners=True, reps=True) -> None:
 
 def register(sub) -> None:
     """``esuli-features``, ``esuli-boost``, ``esuli-evaluate``, ``esuli-svm`` (``esuli-report`` and
-    ``esuli-figure``: :func:`termweight.experiments.esuli_report.register`)."""
+    ``esuli-figure``: ``termweight.experiments.esuli_report.register``)."""
     p = sub.add_parser("esuli-features", help="Esuli: binary / ordinal / tf-idf matrices")
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True, help="template with {rep}")

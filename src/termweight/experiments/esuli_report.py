@@ -358,7 +358,7 @@ def cmd_figure(args) -> None:
 
 def register(sub) -> None:
     """``esuli-report`` and ``esuli-figure`` (the other ``esuli-*`` steps:
-    :func:`termweight.experiments.esuli.register`)."""
+    ``termweight.experiments.esuli.register``)."""
     p = sub.add_parser("esuli-report", help="Esuli: Table 1, feature counts, notes, macros, "
                                             "metrics")
     p.add_argument("--summary", required=True)

@@ -1,6 +1,7 @@
 """Ferreira & Figueiredo (2012), "Feature transformation and reduction for text classification":
 l0-norm feature selection (Methods 1 and 2) against the Fisher ratio, Achlioptas random
-projections, MIM and CMIM, with a linear SVM and Modest AdaBoost (paper section 4; METHODS.md 5, 8).
+projections, MIM and CMIM, with a linear SVM and Modest AdaBoost (paper section 4;
+[methods: selection][methods-selection]).
 
 Protocol (paper 4.1, 4.3), one "replication" = one seeded balanced draw (``termweight.splits``
 protocol ``balanced``):
@@ -21,8 +22,8 @@ stumps (``termweight.learners.modest``; the paper's pseudo-code, not GML's code)
 the test error rate; the all-features TD and TDI errors are the baselines.
 
 Random projection scale: the paper prints the PMF over ``{-sqrt(3)/m, 0, +sqrt(3)/m}``; Achlioptas
-(and METHODS.md) scale by ``sqrt(3)/sqrt(m)``. The paper's text wins for the reproduction
-(``rp_paper``); the Achlioptas scale is run beside it (``rp_achlioptas``): for stumps the two are
+(and the [methods page][methods-selection]) scale by ``sqrt(3)/sqrt(m)``. The paper's text wins for the
+reproduction (``rp_paper``); the Achlioptas scale is run beside it (``rp_achlioptas``): for stumps the two are
 identical, for a C=1 SVM the paper's much smaller values mean much stronger regularisation.
 
 Beyond the paper (its "future work"): the K-class criteria of Method 2 -- eq. (6), the sum of

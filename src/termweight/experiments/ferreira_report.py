@@ -1,4 +1,4 @@
-"""Reporting of the Ferreira & Figueiredo experiment (see :mod:`termweight.experiments.ferreira`):
+"""Reporting of the Ferreira & Figueiredo experiment (see ``termweight.experiments.ferreira``):
 collect the per-replication errors into a summary and ``reports/metrics/ferreira.json``; Figs. 2-4
 (test error vs m, one line per method, one panel per classifier, +- s.e. bands, all-features
 baselines dashed); LaTeX tables (best error per method with its m; Table 1 and Fig. 1 numbers,

@@ -1,7 +1,7 @@
 """Forman (2008), "BNS feature scaling: an improved representation over TF-IDF for SVM text
 classification" (CIKM; HPL-2007-32R1): the protocol of sections 3-4 and Figs. 1-6.
 
-Protocol (paper section 3, ../shared/METHODS.md sections 2, 4, 6-8):
+Protocol (paper section 3, [methods: scoring][methods-scoring], [experiments][methods-experiments]):
 
 - Tasks: every class of every Forman word-count dataset against the rest of that dataset (the
   paper's 19 datasets give 237 tasks; the 11 obtainable here give 110).
@@ -9,33 +9,33 @@ Protocol (paper section 3, ../shared/METHODS.md sections 2, 4, 6-8):
   scikit-learn's ``StratifiedKFold(shuffle=True, random_state=params.seed + r)`` over the
   multi-class label, which stratifies every one-vs-rest task of the dataset at once. The same
   folds serve every representation, selection level and task ("kept consistent for each
-  representation tested"). Unlike :func:`termweight.splits.make_splits` this allows a class with
+  representation tested"). Unlike ``termweight.splits.make_splits`` this allows a class with
   fewer documents than folds (tr31's class 310 has 2 documents and is one of the paper's 237 tasks):
   such a class has test positives in only some folds, which is why measurements pool the folds.
 - Per training fold: the terms present in the training rows, their training statistics
-  (:func:`termweight.statistics.term_stats`) and, once per fold for ALL tasks (vectorised), each
-  scaling metric's weights (:func:`termweight.scoring.as_scaling_weights`); nothing is computed
+  (``termweight.statistics.term_stats``) and, once per fold for ALL tasks (vectorised), each
+  scaling metric's weights (``termweight.scoring.as_scaling_weights``); nothing is computed
   from test rows.
 - Representations: base ``binary`` (presence) or ``tf`` (raw counts), column ``j`` multiplied by
   the task's weight of metric ``m`` (``none`` = 1, ``idf`` = the training IDF): 15 x 2 = 30, named
   ``<base>-<metric>``. No per-document normalisation (the paper disabled WEKA's).
 - Learner: LinearSVC (liblinear), C = 1, one binary SVM per task; its effective coefficients
-  ``w * beta`` predict the unscaled test rows (:mod:`termweight.learners.linear`).
+  ``w * beta`` predict the unscaled test rows (``termweight.learners.linear``).
 - Selection (Fig. 6): per task, the top ``k`` training terms by IG or by BNS (higher score first,
-  ties by lower column index, as :func:`termweight.selection.top_k`), on binary features, with no
+  ties by lower column index, as ``termweight.selection.top_k``), on binary features, with no
   scaling or with BNS scaling (IG selection + BNS scaling is the paper's hybrid), and "all".
 - Measurement: one per (task, seed): the confusion counts of the 4 test folds are pooled (as WEKA's
   cross-validation does) and give accuracy, precision, recall and F-measure (0 for a zero
   denominator). Averages are macro-averages over the tasks x seeds measurements, with standard
   error ``sd / sqrt(N)`` (paper section 4.1); paired two-tailed t-tests pair the same
-  measurements (:func:`termweight.evaluation.paired_tests`).
+  measurements (``termweight.evaluation.paired_tests``).
 
 Differences from the paper (see the report): WEKA 3.4's SMO (hinge loss, unregularised bias)
-is replaced by liblinear's LinearSVC as METHODS.md prescribes (squared hinge, regularised bias);
-fits stop at ``max_iter`` iterations (the paper's footnote 1: unlogged Odds, ProbRatio and Chi2
-"took many hours" and were excluded; here they are capped and counted as not converged); the
-"hBNS" point of Fig. 2 belongs to a discussion section absent from the text we have and is not
-drawn; only 11 of the 19 datasets are obtainable.
+is replaced by liblinear's LinearSVC as the [methods page][methods-learners] prescribes (squared hinge,
+regularised bias); fits stop at ``max_iter`` iterations (the paper's footnote 1: unlogged Odds,
+ProbRatio and Chi2 "took many hours" and were excluded; here they are capped and counted as not
+converged); the "hBNS" point of Fig. 2 belongs to a discussion section absent from the text we
+have and is not drawn; only 11 of the 19 datasets are obtainable.
 
 Steps (CLI sub-commands, one arrow each): ``forman-evaluate`` (30 representations, one dataset x
 seed per unit), ``forman-select`` (Fig. 6 grid, one dataset x seed per unit), ``forman-report``
@@ -281,7 +281,7 @@ def measurements(frame: pd.DataFrame, keys) -> pd.DataFrame:
 
 
 def selection_measurements(frame: pd.DataFrame) -> pd.DataFrame:
-    """:func:`measurements` of the Fig. 6 grid; "all" (k = that fold's vocabulary) pools as k = 0.
+    """``measurements`` of the Fig. 6 grid; "all" (k = that fold's vocabulary) pools as k = 0.
 
     A level ``k`` at or above a fold's vocabulary selects every term: that fold's "all" result
     stands in for it, so that every level averages over the same tasks (the oh* datasets have
@@ -459,7 +459,7 @@ def fig6(sel: pd.DataFrame):
 
 
 def tex_label(rep: str) -> str:
-    """:func:`label` as LaTeX (TF$\\cdot$BNS)."""
+    """``label`` as LaTeX (TF$\\cdot$BNS)."""
     from termweight.reporting import latex_escape
 
     return latex_escape(label(rep)).replace("·", "$\\cdot$")

@@ -2,9 +2,10 @@
 
 Paper: M. Kim, "Robust Algorithms for Combining Multiple Term Weighting Vectors for Document
 Classification", IJFIS 16(2):81-86, 2016 (../shared/papers/kim-combining-term-weighting-vectors.txt;
-../shared/METHODS.md sections 2, 6, 7, 8). Steps (CLI sub-commands, one arrow each):
+[methods: scoring][methods-scoring], [experiments][methods-experiments]). Steps (CLI sub-commands,
+one arrow each):
 
-- ``kim-split``: random train/test partitions of a corpus (:mod:`termweight.splits` protocol
+- ``kim-split``: random train/test partitions of a corpus (``termweight.splits`` protocol
   ``random``, 50/50 x ``repeats``).
 - ``kim-select``: per split, C for every (method, one-vs-others task) by hold-out validation INSIDE
   the training half: a stratified part (``validation.fraction``) of the training rows is held out,
@@ -16,21 +17,21 @@ Classification", IJFIS 16(2):81-86, 2016 (../shared/papers/kim-combining-term-we
 - ``kim-convergence``: one task, fixed C: mix-ch's alternation (objective, alpha per round) and the
   mini-max objective by iteration and by wall time, the paper's subgradient method vs the exact
   cutting-plane solver. (Its time axis is measured, so that figure is not byte-reproducible.)
-- ``kim-report`` (:mod:`termweight.experiments.kim_report`): Tables 1-3 (mean +- sd over the
+- ``kim-report`` (``termweight.experiments.kim_report``): Tables 1-3 (mean +- sd over the
   runs) with the published numbers beside ours,
   the per-problem F figure, the convergence figure, ``reports/metrics/kim.json`` and the macros.
 
 Representation (documented choices; the paper gives no detail): ``x = tf / ||tf||_2`` (cosine
 length normalisation of the term counts, over the terms present in the split's training rows);
-base ``j`` of task ``k`` is ``b_jk`` = Kim's section-2 weight (:data:`termweight.scoring.KIM_BASES`:
+base ``j`` of task ``k`` is ``b_jk`` = Kim's section-2 weight (``termweight.scoring.KIM_BASES``:
 idf, chi2, ig, rf, or) from the training rows' contingency tables, times one positive constant
 ``s_jk`` that makes the weighted training documents ``b_jk * x_i`` have unit root-mean-square L2
 norm. The constant changes a single-base SVM only as a rescaling of C would (C is tuned anyway),
 but it puts the five bases on one scale, without which a convex mixture or a worst-case over bases
 is dominated by whichever weighting has the largest numbers (odds ratios reach 1e4, chi2 1e3,
 ig 1e-2). Base-only methods are a linear SVM (hinge loss, no intercept: the paper's model) on
-``b_j * x``; mix-ch and mini-max are :class:`termweight.learners.kim.MixCH` and
-:class:`~termweight.learners.kim.MiniMax` (``C`` on scikit-learn's scale, ``C_Kim = 1/(2C)``).
+``b_j * x``; mix-ch and mini-max are ``termweight.learners.kim.MixCH`` and
+``MiniMax`` (``C`` on scikit-learn's scale, ``C_Kim = 1/(2C)``).
 The main mini-max results use the exact solver (certified relative duality gap ``minimax.tol``);
 the paper's subgradient method (step ``1/k``) is the method ``mini-max-sg`` where configured, and
 is compared with the exact one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
@@ -38,10 +39,11 @@ paper, default ``none``) puts every weighted document ``b_j * x_i`` on the unit 
 
 Evaluation (section 4.2): micro-F from the pooled counts of the one-vs-others problems, Kim's
 macro-F ``2P'R'/(P'+R')`` (``P'``, ``R'`` mean per-problem precision and recall) and, for
-comparison, the mean of the per-problem F1 (:func:`termweight.evaluation.averages`).
+comparison, the mean of the per-problem F1 (``termweight.evaluation.averages``).
 
-Where the paper and METHODS.md differ: rf is ``log(2 + tp/max(1, fp))`` (METHODS.md; the paper
-prints ``tp/fp``, undefined at fp = 0); or uses 0.5 for zero cells (METHODS.md; the paper is silent).
+Where the paper and the [methods page][methods-scoring] differ: rf is ``log(2 + tp/max(1, fp))``
+(methods page; the paper prints ``tp/fp``, undefined at fp = 0); or uses 0.5 for zero cells (methods
+page; the paper is silent).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from termweight.experiments.papers import declare as declare_paper
 
 log = logging.getLogger("termweight.kim")
 
-#: method name -> Kim base metric (:data:`termweight.scoring.KIM_BASES`) for the single-base SVMs.
+#: method name -> Kim base metric (``termweight.scoring.KIM_BASES``) for the single-base SVMs.
 BASE_METHODS = {"idf": "kim_idf", "chi2": "kim_chi2", "ig": "kim_ig", "rf": "kim_rf",
                 "or": "kim_or"}
 BASE_NAMES = tuple(BASE_METHODS.values())
@@ -136,7 +138,7 @@ def validation_rows(train, labels, fraction: float, seed: int) -> tuple[np.ndarr
 
 
 def minimax_normalize(mm: dict) -> str | None:
-    """``minimax.normalize`` as :class:`~termweight.learners.kim.MiniMax` takes it."""
+    """``minimax.normalize`` as ``MiniMax`` takes it."""
     return None if mm.get("normalize", "none") == "none" else mm["normalize"]
 
 
@@ -185,8 +187,8 @@ def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
 
 
 def fit_predict_grid(method, Xtr, ytr, Xev, B, grid, cfg) -> list[tuple[np.ndarray, dict]]:
-    """:func:`fit_predict` at every C of ``grid`` (ascending). The exact mini-max solver goes
-    along the grid reusing its cutting planes (:func:`termweight.learners.kim.minimax_path`)."""
+    """``fit_predict`` at every C of ``grid`` (ascending). The exact mini-max solver goes
+    along the grid reusing its cutting planes (``termweight.learners.kim.minimax_path``)."""
     if method != "mini-max" or ytr.min() == ytr.max():
         return [fit_predict(method, Xtr, ytr, Xev, B, C, cfg) for C in grid]
     from termweight.learners.kim import minimax_path

@@ -1,6 +1,6 @@
 """Mukras et al. (2007): IG vs IG + the Probability Re-distribution Procedure (PRP), ordinal data.
 
-Paper: ../shared/papers/mukras-et-al-ig-probability-redistribution.txt (METHODS.md sections 3, 6-8).
+Paper: ../shared/papers/mukras-et-al-ig-probability-redistribution.txt ([methods][methods-ordinal]).
 Protocol, per ordinal corpus (``mukras.datasets`` in params.yaml):
 
 1. ``mukras-split``: equal class sizes by a seeded subsample (``balanced_subsample``,
@@ -30,8 +30,8 @@ Protocol, per ordinal corpus (``mukras.datasets`` in params.yaml):
    LaTeX macros of every number the report quotes.
 
 Where the paper is silent we chose: document presence for the joint table (as
-``termweight.multiclass``), PRP on the present and absent columns (METHODS.md; the paper writes
-only ``P(c, f_t)``), MNB with Laplace smoothing (alpha = 1), SVM input = cosine TF-IDF (the paper
+``termweight.multiclass``), PRP on the present and absent columns ([methods][methods-ordinal]; the paper
+writes only ``P(c, f_t)``), MNB with Laplace smoothing (alpha = 1), SVM input = cosine TF-IDF (the paper
 does not state SVMlight's input), LinearSVC instead of SVMlight. The paper's datasets (Rateitall
 Actors and Movies, Edmunds) are no longer public: we use Pang & Lee's scale data (3 and 4 classes)
 and Amazon 2018 All_Beauty (5 classes), see README/report.
@@ -462,7 +462,7 @@ def rank_changes(order_a, order_b, top: int = 3000, n: int = 5) -> pd.DataFrame:
 
 
 def movers_latex(frames: dict) -> str:
-    """LaTeX table of :func:`rank_changes` per dataset, with the terms' class document counts."""
+    """LaTeX table of ``rank_changes`` per dataset, with the terms' class document counts."""
     from termweight.reporting import latex_escape, latex_table
 
     rows = []
@@ -605,7 +605,7 @@ def cmd_split(args) -> None:
 
 def _load_fold_splits(path, corpus) -> io.Arrays:
     """A unit's split file (``train_<fold>``, ``test_<fold>`` per fold), every fold checked as a
-    split of ``corpus`` (:mod:`termweight.intermediates`) when it is read."""
+    split of ``corpus`` (``termweight.intermediates``) when it is read."""
     splits = io.load_arrays(path)
     for key in sorted(k for k in splits if k.startswith("train_")):
         fold = key.removeprefix("train_")

@@ -1,11 +1,11 @@
 """The reproduced papers: each declares itself once, and is discovered as the datasets are.
 
-A paper is a module or package of :mod:`termweight.experiments` that calls :func:`declare` with a
-:class:`Paper`: its name (its ``snakemake`` target, its ``params.yaml`` section, the stem of its
+A paper is a module or package of ``termweight.experiments`` that calls ``declare`` with a
+``Paper``: its name (its ``snakemake`` target, its ``params.yaml`` section, the stem of its
 ``reports/metrics/<name>.json``), its title, where it stands in the report, the README's rows, and
 how its headline numbers are read. Everything that lists the papers (the report's sections and
 summary table, the README's results, ``reports/headlines.json``, ``list experiments``, the PDF's
-generated files) reads :func:`papers`. A paper PACKAGE can also hold, beside its ``__init__.py``:
+generated files) reads ``papers``. A paper PACKAGE can also hold, beside its ``__init__.py``:
 
 - ``stages.yaml``: its steps, declared as in ``workflow/stages.yaml``; ``dvc.yaml`` gets them, and
   Snakemake builds its rules from them (``workflow/rules/declared.smk``);
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: the package whose modules :func:`papers` imports (read by termweight.pipeline.codedeps: the
+#: the package whose modules ``papers`` imports (read by termweight.pipeline.codedeps: the
 #: steps that list the papers depend on every paper's registration)
 DISCOVERS = "termweight.experiments"
 HERE = Path(__file__).resolve().parent
@@ -53,7 +53,7 @@ class Paper:
     headlines: Callable[[dict], list[Headline]] | None = None
     #: (headline, our metrics JSON) -> our value, where the generic lookup finds none
     reproduced: Callable[[Headline, dict], object] | None = None
-    module: str = ""  # set by :func:`declare`
+    module: str = ""  # set by ``declare``
 
     @property
     def home(self) -> Path | None:
@@ -90,7 +90,7 @@ def declare(paper: Paper) -> Paper:
 
 
 def papers() -> dict[str, Paper]:
-    """Every paper, in report order (imports every module of :mod:`termweight.experiments`)."""
+    """Every paper, in report order (imports every module of ``termweight.experiments``)."""
     from termweight import experiments
 
     for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):

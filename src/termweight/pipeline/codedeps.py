@@ -2,7 +2,7 @@
 
 A step is one sub-command of ``python -m termweight``; its entry point is the function the
 sub-command calls (found by building the CLI's parser: nothing else is executed). The files it
-depends on are found by reading the source with :mod:`ast`, following names from the entry:
+depends on are found by reading the source with ``ast``, following names from the entry:
 
 - a function or class: the module's file, the module's import-time code, the imports inside the
   function's body, and the module's own functions, classes and constants that it names;

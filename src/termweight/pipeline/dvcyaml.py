@@ -4,7 +4,7 @@
 from a fresh generation. What the declaration's directives mean is said at the top of
 ``workflow/stages.yaml``. Stage names, commands and outputs are the declaration's, so results
 recorded in ``dvc.lock`` stay valid; the code dependencies are derived
-(:mod:`termweight.pipeline.codedeps`).
+(``termweight.pipeline.codedeps``).
 """
 
 from __future__ import annotations

@@ -6,18 +6,18 @@ figures). Per-split steps take path templates containing ``{split}`` and either 
 more split names: Snakemake runs one job per split) or ``--params`` and ``--exp`` (every split of
 the experiment: DVC runs one stage over all splits); both produce the same files.
 
-Every module of :data:`MODULES` defines ``register(subparsers)``, which adds its sub-commands;
-:mod:`termweight.cli` calls them in this order (the order of ``python -m termweight --help``):
+Every module of ``MODULES`` defines ``register(subparsers)``, which adds its sub-commands;
+``termweight.cli`` calls them in this order (the order of ``python -m termweight --help``):
 
-- :mod:`~termweight.steps.catalogue`: ``list`` (datasets, metrics, encodings, learners, experiments);
-- :mod:`~termweight.steps.data`: ``prepare``, ``tokenize``, ``count``;
-- :mod:`~termweight.steps.split`: ``split``;
-- :mod:`~termweight.steps.features`: ``stats``, ``score``, ``encode``;
-- :mod:`~termweight.steps.learn`: ``train``, ``predict``, ``evaluate``;
-- :mod:`~termweight.steps.results`: ``aggregate``, ``table``, ``figure``, ``headlines``.
+- ``catalogue``: ``list`` (datasets, metrics, encodings, learners, experiments);
+- ``data``: ``prepare``, ``tokenize``, ``count``;
+- ``split``: ``split``;
+- ``features``: ``stats``, ``score``, ``encode``;
+- ``learn``: ``train``, ``predict``, ``evaluate``;
+- ``results``: ``aggregate``, ``table``, ``figure``, ``headlines``.
 
-:mod:`~termweight.steps.common` holds what they share (split and encoding lists, the experiment
-read once per command, option helpers). The papers' steps live in :mod:`termweight.experiments`.
+``common`` holds what they share (split and encoding lists, the experiment
+read once per command, option helpers). The papers' steps live in ``termweight.experiments``.
 """
 
 #: the step modules, in the order their sub-commands are listed

@@ -7,7 +7,10 @@ import os
 import re
 import subprocess
 import sys
+from html import unescape
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -33,12 +36,95 @@ def test_api_reference_covers_every_public_module():
         assert re.search(rf"^::: {re.escape(module)}$", text, flags=re.M), module
 
 
-def test_mkdocs_build_strict(tmp_path):
-    """``mkdocs build --strict``: any warning (broken link, bad docstring, orphan page) fails."""
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """``mkdocs build --strict`` once for this module: ``(completed process, site directory)``."""
+    out = tmp_path_factory.mktemp("docs") / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir",
-                          str(tmp_path / "site"), "--config-file", str(REPO / "mkdocs.yml")],
+                          str(out), "--config-file", str(REPO / "mkdocs.yml")],
                          cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stdout + run.stderr
-    page = (tmp_path / "site" / "api" / "encoding" / "index.html").read_text(encoding="utf-8")
+    return run, out
+
+
+def _page(site, path: str) -> str:
+    run, out = site
+    if run.returncode != 0:
+        pytest.fail("mkdocs build --strict failed:\n" + run.stdout + run.stderr)
+    return (out / path).read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    """The visible text of a page, without code blocks (``<pre>``) and without markup."""
+    html = re.sub(r"<pre\b.*?</pre>", " ", html, flags=re.S)
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def _pages(site) -> dict[str, str]:
+    _page(site, "index.html")
+    return {str(p.relative_to(site[1])): p.read_text(encoding="utf-8")
+            for p in sorted(site[1].rglob("*.html")) if p.name != "404.html"}
+
+
+def test_mkdocs_build_strict(site):
+    """``mkdocs build --strict``: any warning (broken link or cross-reference, bad docstring,
+    orphan page) fails."""
+    page = _page(site, "api/encoding/index.html")
     assert 'id="termweight.encoding.SupervisedScaler"' in page  # docstrings were rendered
+
+
+SPHINX_ROLE = re.compile(r":(?:func|class|meth|data|mod|attr|ref|obj|exc):`?")
+
+
+def test_no_literal_sphinx_role_on_any_page(site):
+    """Sphinx roles are not Markdown: ``:func:`x``` would be printed as it is."""
+    found = {name: sorted(set(SPHINX_ROLE.findall(_text(html))))
+             for name, html in _pages(site).items()}
+    found = {name: roles for name, roles in found.items() if roles}
+    assert not found, found
+
+
+def test_no_page_mentions_the_spec_file_users_do_not_have(site):
+    """The methods page replaces the project's private spec: no page names METHODS.md."""
+    bad = [name for name, html in _pages(site).items() if "METHODS.md" in html]
+    assert not bad, bad
+
+
+def test_no_restructuredtext_table_in_the_api_pages(site):
+    """An RST ``=====  =====`` table is not Markdown: it renders as one run-on paragraph."""
+    bad = [name for name, html in _pages(site).items()
+           if name.startswith("api") and re.search(r"={4,} +={4,}", _text(html))]
+    assert not bad, bad
+
+
+def _tables(html: str) -> list[str]:
+    return [_text(t) for t in re.findall(r"<table\b.*?</table>", html, flags=re.S)]
+
+
+def test_scoring_metric_table_renders_as_a_table(site):
+    """The scoring module's table of metrics is an HTML table (one row per metric), and so is
+    the table of the rules that combine the classes' scores."""
+    tables = _tables(_page(site, "api/scoring/index.html"))
+    metric = [t for t in tables if all(re.search(rf"\b{m}\b", t) for m in ("bns", "chi2", "pmi", "dfreq"))]
+    assert metric, "no <table> lists the metrics on the scoring API page"
+    assert any(re.search(r"\bmax\b", t) and re.search(r"\bavg\b", t) for t in tables), \
+        "no <table> lists the rules max and avg on the scoring API page"
+
+
+METHOD_ANCHORS = ("methods-preprocessing", "methods-scoring", "methods-ordinal", "methods-encoding",
+                  "methods-selection", "methods-learners", "methods-evaluation", "methods-experiments")
+
+
+def test_methods_page_has_every_anchor_and_docstrings_link_to_it(site):
+    page = _page(site, "methods/index.html")
+    for anchor in METHOD_ANCHORS:
+        assert f'id="{anchor}"' in page, anchor
+    # the autorefs in docstrings (``[methods: scoring][methods-scoring]``) resolved to it
+    api = "".join(html for name, html in _pages(site).items() if name.startswith("api"))
+    assert re.search(r'href="[./]*methods/#methods-[a-z]+"', api)
+
+
+def test_methods_page_markdown_anchors_match_the_tests():
+    text = (DOCS / "methods.md").read_text(encoding="utf-8")
+    assert re.findall(r"\{#(methods-[a-z]+)\}", text) == list(METHOD_ANCHORS)

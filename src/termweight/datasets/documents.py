@@ -1,8 +1,8 @@
 """Parsed text documents before tokenising: ids, raw text, labels and predefined split.
 
-Also the checks every dataset parser shares: :func:`decode_text` (a leading UTF-8 byte-order
-mark removed, a non-UTF-8 byte named by file and line) and :func:`check_labels` /
-:func:`bad_label` (no control character in a class label).
+Also the checks every dataset parser shares: ``decode_text`` (a leading UTF-8 byte-order
+mark removed, a non-UTF-8 byte named by file and line) and ``check_labels`` /
+``bad_label`` (no control character in a class label).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _LABEL_FAULT = re.compile(r"[\x00-\x1f\x7f-\x9f\ufeff]")
 def decode_text(path, blob: bytes, encoding: str = "utf-8") -> str:
     """``blob`` decoded without a leading UTF-8 byte-order mark (what ``utf-8-sig`` does).
 
-    ``"utf-8"``: a byte that is not UTF-8 is a :class:`DataError` naming ``path`` and its line
+    ``"utf-8"``: a byte that is not UTF-8 is a ``DataError`` naming ``path`` and its line
     (lines end with LF, CRLF or CR).
     Another encoding (Latin-1, which never fails) also loses the mark, which would otherwise
     stick to the first field as three Latin-1 characters.
@@ -59,7 +59,7 @@ def bad_label(labels) -> tuple[int, str] | None:
 
 
 def check_labels(path, labels, lines=None) -> None:
-    """Refuse the first label :func:`bad_label` finds: a :class:`DataError` naming ``path``
+    """Refuse the first label ``bad_label`` finds: a ``DataError`` naming ``path``
     and the label's line (``lines[k]``; default: label ``k`` is on line ``k + 1``)."""
     found = bad_label(labels)
     if found is not None:
@@ -128,7 +128,7 @@ class Documents:
 
     @classmethod
     def load(cls, directory) -> Documents:
-        """Read what :meth:`save` wrote; any missing or malformed part names its file."""
+        """Read what ``save`` wrote; any missing or malformed part names its file."""
         from termweight.corpus import require_keys
 
         directory = Path(directory)

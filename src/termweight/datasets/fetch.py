@@ -1,19 +1,19 @@
 """Obtain the raw files of a dataset: copy from a local mirror or download, verify, extract.
 
-:func:`fetch` handles every :class:`~termweight.datasets.registry.FileSpec` of a dataset:
+``fetch`` handles every ``FileSpec`` of a dataset:
 
 1. a file already in ``dest`` is REHASHED on every call and kept only if its SHA-256 is an
    accepted one (idempotent: nothing is copied twice; a file changed in place, even with its size
    and mtime kept, is removed and obtained again);
 2. otherwise it is copied from ``mirror / spec.mirror_subdir / name`` when that exists, else
    downloaded from its URLs (``urllib``, timeout, retries with exponential backoff, progress on
-   stderr), else taken out of its canonical archive (:class:`ArchiveSource`);
+   stderr), else taken out of its canonical archive (``ArchiveSource``);
 3. the SHA-256 is computed while the bytes are written to a temporary file beside the target and
    checked BEFORE the file is renamed into place: a mismatch raises
-   :class:`~termweight.errors.ChecksumError` and leaves nothing behind;
+   ``ChecksumError`` and leaves nothing behind;
 4. files with ``extract=True`` are unpacked into ``dest/<name without .tar.gz/.tgz/.zip>``: every
    member must stay inside the target directory, links/devices/FIFOs and duplicate or clashing
-   names are refused, the expansion is bounded (:class:`ExtractLimits`: number of members,
+   names are refused, the expansion is bounded (``ExtractLimits``: number of members,
    total bytes, bytes per member, compression ratio), and the tree is built in a temporary
    directory ``.<dir>.<random>.extract`` that is renamed into place only when complete (such a
    directory left beside the target by a killed run is removed by the next extraction); a digest
@@ -206,6 +206,57 @@ def archive_dir_name(name: str) -> str:
     raise DataError(name, f"cannot extract: unknown archive type (use one of {ARCHIVE_SUFFIXES})")
 
 
+def mirror_dir_of(spec: DatasetSpec, mirror: Path | None) -> Path | None:
+    """The folder of ``spec`` inside ``mirror`` (``mirror / spec.mirror_subdir``), as
+    ``fetch`` reads it; None without a mirror."""
+    return None if mirror is None else Path(mirror) / (spec.mirror_subdir or spec.name)
+
+
+def locate(spec: DatasetSpec, dest: Path, mirror: Path | None = None) -> dict[str, Path | None]:
+    """Where each raw file of ``spec`` would come from without a download, by file existence.
+
+    The lookup of ``fetch`` in its order, without reading or
+    hashing anything (cheap enough to run for every dataset): the copy in ``dest``, else the
+    mirror's copy (``mirror / spec.mirror_subdir / name``), else the canonical archive that
+    holds the file, cached in ``dest/.archives`` or in the mirror folder.
+
+    Parameters
+    ----------
+    spec : DatasetSpec
+        The dataset's declaration.
+    dest : Path
+        Its raw directory (the pipeline's ``data/raw/<name>``).
+    mirror : Path or None, default=None
+        The mirror directory (``params.yaml``'s ``mirror``, e.g. ``../shared/datasets``).
+
+    Returns
+    -------
+    dict of str to Path or None
+        File name -> the path it would be taken from, or None where only a download can
+        provide it. A dataset without files (bundled in a Python package) gives ``{}``.
+
+    Examples
+    --------
+    >>> from termweight.datasets import get_dataset
+    >>> found = locate(get_dataset("spambase"), Path("no/such/dir"), mirror=None)
+    >>> found
+    {'spambase.data': None, 'spambase.names': None}
+    """
+    dest = Path(dest)
+    mirror_dir = mirror_dir_of(spec, mirror)
+    out: dict[str, Path | None] = {}
+    for f in spec.files:
+        candidates = [dest / f.name]
+        if mirror_dir is not None:
+            candidates.append(mirror_dir / f.name)
+        if f.archive is not None:
+            candidates.append(dest / ARCHIVE_DIR / f.archive.name)
+            if mirror_dir is not None:
+                candidates.append(mirror_dir / f.archive.name)
+        out[f.name] = next((p for p in candidates if p.is_file()), None)
+    return out
+
+
 # ----------------------------------------------------------------------------- state
 
 def _load_state(dest: Path) -> dict:
@@ -351,7 +402,7 @@ def _stream_verified(src, target: Path, accepted: set[str], canonical: str, labe
     """Copy the open binary stream ``src`` to ``target`` via a temp file; hash-check first.
 
     With ``budget`` (an archive member ``(name, declared size)``), the copy stops with an
-    :class:`ArchiveLimitError` as soon as a limit of extraction would be broken.
+    ``ArchiveLimitError`` as soon as a limit of extraction would be broken.
     """
     h = hashlib.sha256()
     with src, io.atomic_path(target) as tmp:
@@ -557,8 +608,8 @@ def safe_extract(archive: Path, out: Path, limits: ExtractLimits | None = None) 
 
     Every member must resolve inside ``out``; symbolic and hard links, devices and FIFOs, a name
     that occurs twice and a file and a directory of the same name are refused; the bytes written
-    are bounded by ``limits`` (:class:`ExtractLimits`; the member count is checked before
-    anything is written). Each refusal is one :class:`DataError` naming the archive and member.
+    are bounded by ``limits`` (``ExtractLimits``; the member count is checked before
+    anything is written). Each refusal is one ``DataError`` naming the archive and member.
     Members are written by this function (never ``extractall``) into a temporary directory
     ``.<out name>.<random>.extract`` that replaces ``out`` at the end; on any error it is
     removed, and one left by a killed run is removed before the next run starts.

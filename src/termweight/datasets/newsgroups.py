@@ -4,7 +4,7 @@ Source: ``20news-bydate.tar.gz`` from http://qwone.com/~jason/20Newsgroups/ (SHA
 ``8f1b2514...95610``, the value scikit-learn pins). The mirror in ../shared/datasets holds a
 documented deterministic REPACK of the same member files (different archive bytes, SHA-256
 ``918abdaf...98e6``), accepted through ``FileSpec.mirror_sha256``. The archive is extracted by
-:func:`termweight.datasets.fetch.fetch` into
+``termweight.datasets.fetch.fetch`` into
 ``20news-bydate/20news-bydate-{train,test}/<group>/<id>``; the parser also reads the archive
 directly when it was not extracted.
 

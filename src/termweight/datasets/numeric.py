@@ -4,8 +4,8 @@ NumPy's and Python's own conversions are lenient in ways a data file must not be
 ``nan``, ``inf``, ``1e500`` (infinity), ``1_000``, surrounding spaces and non-ASCII digits
 (``"١"`` is 1), and fail on others (``"²"``, ``10**23``) with errors that name no line. Here a
 token is accepted only in plain ASCII decimal notation and only if its value is finite;
-:func:`parse_tokens` returns the values, or the position of the first refused token so the
-caller can raise a :class:`~termweight.errors.DataError` with the file and line.
+``parse_tokens`` returns the values, or the position of the first refused token so the
+caller can raise a ``DataError`` with the file and line.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ across product variants: records are deduplicated on (reviewerID, unixReviewTime
 keeping the first, and records without text are dropped; counts before/after are stored in
 ``info`` (5,269 records -> 1,379 distinct -> 1,378 with text).
 
-:func:`balanced_subsample` draws the same number of documents from every class (seeded), as the
+``balanced_subsample`` draws the same number of documents from every class (seeded), as the
 PRP experiments (Mukras et al.) use equal class sizes.
 """
 
@@ -193,7 +193,7 @@ def _gzip_text_lines(path: Path):
     """The UTF-8 lines of a gzip file (universal newlines, as text mode reads them; a leading
     byte-order mark dropped).
 
-    A truncated or corrupt gzip stream and a non-UTF-8 byte are :class:`DataError` naming the
+    A truncated or corrupt gzip stream and a non-UTF-8 byte are ``DataError`` naming the
     file (and, for the byte, the line).
     """
     try:

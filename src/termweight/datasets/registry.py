@@ -1,13 +1,13 @@
-"""Dataset declarations: one :class:`DatasetSpec` per dataset, registered by name.
+"""Dataset declarations: one ``DatasetSpec`` per dataset, registered by name.
 
 A declaration says where the raw files come from (canonical URLs, or a Python package's data),
-their SHA-256, and which parser turns them into either :class:`~termweight.datasets.documents.Documents`
-(text that still needs tokenising) or a :class:`~termweight.corpus.Corpus` (ready-made vectors).
+their SHA-256, and which parser turns them into either ``Documents``
+(text that still needs tokenising) or a ``Corpus`` (ready-made vectors).
 Adding a dataset = one ``register(DatasetSpec(...))`` call in a module of this package (a new
 file is picked up by ``termweight.datasets`` itself), plus a parser for a new format.
 
-Each dataset's prepare step depends on its own code only (:func:`code_files`): the module that
-declares it, its parser's module and the modules those name, plus the shared :data:`CORE_MODULES`.
+Each dataset's prepare step depends on its own code only (``code_files``): the module that
+declares it, its parser's module and the modules those name, plus the shared ``CORE_MODULES``.
 Adding or editing one dataset's file therefore reruns that dataset alone.
 """
 
@@ -29,8 +29,8 @@ UNPINNED = ""  # a ``sha256`` value meaning "no checksum could be confirmed for 
 class ArchiveSource:
     """A canonical archive that contains a file which has no download URL of its own.
 
-    ``sha256`` of the archive may be :data:`UNPINNED` when it could not be confirmed; the member
-    itself is always checked against its own :attr:`FileSpec.sha256` after it is taken out.
+    ``sha256`` of the archive may be ``UNPINNED`` when it could not be confirmed; the member
+    itself is always checked against its own ``FileSpec.sha256`` after it is taken out.
     ``member`` is the path inside the archive (default: the unique member whose path ends with
     the file's name).
     """
@@ -65,11 +65,35 @@ class FileSpec:
 class DatasetSpec:
     """Everything the pipeline needs to know to obtain and parse one dataset.
 
-    kind: ``"text"`` parsers return Documents (tokenised later by termweight.text);
-          ``"vectors"`` parsers return a Corpus directly (ARFF counts, SVM-light, Spambase...).
-    parser: ``parser(raw_dir: Path, options: dict) -> Documents | Corpus``.
-    mirror_subdir: folder of this dataset inside a mirror directory (e.g. ``../shared/datasets``).
-    package_sha256: for data read from an installed package (BBC), the digest its parser checks.
+    Attributes
+    ----------
+    name : str
+        The name ``params.yaml`` and ``python -m termweight list datasets`` use.
+    kind : {"text", "vectors"}
+        ``"text"``: the parser returns ``Documents`` (tokenised later by ``termweight.text``);
+        ``"vectors"``: it returns a ``Corpus`` directly (ARFF counts, SVM-light, Spambase...).
+    parser : callable
+        ``parser(raw_dir: Path, options: dict) -> Documents | Corpus``; ``raw_dir`` holds
+        ``files`` (a folder with the same names, e.g. the mirror's folder of the dataset).
+    files : tuple of FileSpec, default=()
+        The raw files; empty for data inside a Python package (BBC).
+    mirror_subdir : str or None, default=None
+        Folder of this dataset inside a mirror directory (e.g. ``../shared/datasets``).
+    description : str, default=""
+        One line for ``list datasets``.
+    citation : str, default=""
+        The reference to cite.
+    options : dict, default={}
+        Passed to ``parser`` as its second argument.
+    package_sha256 : str, default=""
+        For data read from an installed package (BBC), the digest its parser checks.
+
+    Examples
+    --------
+    >>> from termweight.datasets import get_dataset
+    >>> spec = get_dataset("spambase")
+    >>> spec.kind, spec.mirror_subdir, [f.name for f in spec.files]
+    ('vectors', 'spambase', ['spambase.data', 'spambase.names'])
     """
 
     name: str
@@ -118,7 +142,7 @@ def code_modules(name: str) -> list[str]:
     """The modules of this package that dataset ``name``'s prepare step runs (short names).
 
     The declaring module, the parser's module, and every module of the package that either of
-    them names (imports or uses a function or class of), plus :data:`CORE_MODULES`.
+    them names (imports or uses a function or class of), plus ``CORE_MODULES``.
     """
     spec = get_dataset(name)
     own = {m for m in (_DECLARED_IN.get(name), getattr(spec.parser, "__module__", None)) if m}
@@ -133,11 +157,18 @@ def code_modules(name: str) -> list[str]:
 
 
 def code_files(name: str, root: str = "src/termweight/datasets") -> list[str]:
-    """:func:`code_modules` as file paths under ``root`` (the prepare step's code inputs)."""
+    """``code_modules`` as file paths under ``root`` (the prepare step's code inputs)."""
     return [f"{root}/{m}.py" for m in code_modules(name)]
 
 
 def get_dataset(name: str) -> DatasetSpec:
+    """The declaration of dataset ``name``; a ``ConfigError`` naming the known ones if none.
+
+    Examples
+    --------
+    >>> get_dataset("bbc").kind
+    'text'
+    """
     try:
         return DATASETS[name]
     except KeyError:
@@ -146,4 +177,5 @@ def get_dataset(name: str) -> DatasetSpec:
 
 
 def raw_dir_for(root: Path, name: str) -> Path:
+    """The raw directory of dataset ``name`` under ``root`` (``root / name``)."""
     return Path(root) / name

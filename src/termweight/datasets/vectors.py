@@ -13,7 +13,7 @@
   rows of ``idx:val`` (1-based, 20,000 features), labels ``+1/-1`` in
   ``dexter_{train,valid}.labels``.
   Test labels were never released, so the dataset is the 300 train + 300 valid rows (subsets
-  ``train``/``valid``, int32 counts, terms ``f1``..``f20000``); :func:`read_dexter_test` returns
+  ``train``/``valid``, int32 counts, terms ``f1``..``f20000``); ``read_dexter_test`` returns
   the unlabelled 2,000 test rows separately, as a CSR matrix, for users who need them.
 
 The UCI zips' SHA-256 are not pinned (not confirmed); every file is pinned by its own SHA-256 and

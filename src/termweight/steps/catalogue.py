@@ -1,9 +1,13 @@
-"""What there is: ``python -m termweight list datasets|metrics|encodings|learners|experiments``.
+"""What there is: ``python -m termweight list datasets|metrics|encodings|learners|experiments``
+and ``python -m termweight version``.
 
 One line per item, described from the code itself (docstrings, the metric table of
-:mod:`termweight.scoring`, :mod:`termweight.learners.registry`, the params file) or from the
-table here, :data:`BASE_ENCODING_HELP`; the papers from their declarations
-(:mod:`termweight.experiments.papers`).
+``termweight.scoring``, ``termweight.learners.registry``, the params file) or from the table
+here, ``BASE_ENCODING_HELP``; the papers from their declarations
+(``termweight.experiments.papers``). ``list datasets`` also says whether each dataset's files
+are here, by the lookup ``prepare`` makes (the raw directory, then the mirror), from file
+existence alone. Only ``list experiments`` reads a params file, and without one (outside the
+repository) it lists the papers and says so on stderr.
 """
 
 from __future__ import annotations
@@ -22,17 +26,10 @@ BASE_ENCODING_HELP = {
 
 
 def _metric_table() -> dict[str, str]:
-    """name -> formula, from the table in termweight.scoring's module docstring."""
+    """name -> one-line description (formula and source): termweight.scoring.METRIC_DESCRIPTIONS."""
     from termweight import scoring
 
-    out = {}
-    for line in (scoring.__doc__ or "").splitlines():
-        parts = line.split(None, 1)
-        if len(parts) == 2 and parts[0] in scoring.METRICS and "``" in parts[1]:
-            formula = parts[1].rsplit(None, 1)[0] if parts[1].split()[-1] in (
-                "yes", "no", "--") else parts[1]
-            out[parts[0]] = formula.replace("``", "").strip()
-    return out
+    return dict(scoring.METRIC_DESCRIPTIONS)
 
 
 def _rows(rows) -> None:
@@ -43,10 +40,75 @@ def _rows(rows) -> None:
         print("  ".join([c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]]).rstrip())
 
 
+def _params_file(args):
+    """The params file to read: ``--params``, else ``params.yaml`` in the current directory if
+    there is one (None: outside the repository, which is not an error for ``list``)."""
+    from pathlib import Path
+
+    if args.params:
+        return Path(args.params)
+    return Path("params.yaml") if Path("params.yaml").is_file() else None
+
+
+def _mirror(args):
+    """The mirror the pipeline's ``prepare`` reads: ``--mirror``, else the params file's."""
+    if args.mirror is not None:
+        return args.mirror or None
+    path = _params_file(args)
+    if path is None:
+        return None
+    from termweight.config import load_params
+
+    return load_params(path).get("mirror")
+
+
+def dataset_status(spec, raw: str = "data/raw/{dataset}", mirror=None) -> tuple[str, str]:
+    """``(status, note)`` of one dataset here, from file existence alone (nothing is read).
+
+    ``status`` is ``"bundled"`` (data inside a Python package), ``"available"`` (every raw
+    file is in its raw directory or the mirror, or in an archive at hand there: ``prepare``
+    needs no network) or ``"missing"``; ``note`` says where the files are, or which file is
+    missing, where it is looked for and where it can be obtained.
+    """
+    from pathlib import Path
+
+    from termweight.datasets.fetch import locate, mirror_dir_of
+
+    if not spec.files:
+        return "bundled", ""
+    dest = Path(raw.format(dataset=spec.name))
+    mirror_dir = mirror_dir_of(spec, Path(mirror) if mirror else None)
+    found = locate(spec, dest, Path(mirror) if mirror else None)
+    missing = [f for f in spec.files if found[f.name] is None]
+    if not missing:
+        dirs = sorted({str(dest) if p.is_relative_to(dest) else str(mirror_dir)
+                       for p in found.values()})
+        return "available", f"(files in {' and '.join(dirs)})"
+    f = missing[0]
+    more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+    where = f"{dest} or {mirror_dir}" if mirror_dir is not None else \
+        f"{dest} with no mirror given (--mirror DIR, or a params.yaml naming one)"
+    if f.urls:
+        source = f"prepare downloads it from {f.urls[0]}"
+    elif f.archive is not None and f.archive.urls:
+        source = f"prepare takes it out of {f.archive.name}, downloaded from {f.archive.urls[0]}"
+    else:
+        source = "no download is known"
+    readme = mirror_dir / "SOURCE.md" if mirror_dir is not None else None
+    see = f"; see {readme}" if readme is not None and readme.is_file() else ""
+    return "missing", f"(needs {f.name}{more} under {where}; {source}{see})"
+
+
 def _list_datasets(args) -> None:
     from termweight.datasets import DATASETS
 
-    _rows([(n, s.kind, s.description or "(no description)") for n, s in sorted(DATASETS.items())])
+    mirror = _mirror(args)
+    rows = []
+    for name, spec in sorted(DATASETS.items()):
+        status, note = dataset_status(spec, args.raw, mirror)
+        rows.append((name, spec.kind, status,
+                     f"{spec.description or '(no description)'} {note}".rstrip()))
+    _rows(rows)
 
 
 def _list_metrics(args) -> None:
@@ -89,10 +151,19 @@ def _list_learners(args) -> None:
 
 
 def _list_experiments(args) -> None:
-    from termweight.config import load_params
+    import sys
 
-    params = load_params(args.params)
+    path = _params_file(args)
+    params: dict = {}
     rows = []
+    if path is None:
+        print("termweight list: no params.yaml in this directory: the papers are listed from "
+              "their declarations; run it in the repository, or give --params FILE, for the "
+              "experiments", file=sys.stderr)
+    else:
+        from termweight.config import load_params
+
+        params = load_params(path)
     for name, exp in params.get("experiments", {}).items():
         proto = exp["protocol"]
         how = ", ".join(f"{k} {v}" for k, v in proto.items() if k != "type")
@@ -104,9 +175,13 @@ def _list_experiments(args) -> None:
 
     declared = papers()
     for name, text in ((n, p.description) for n, p in declared.items()):
-        where = "in" if name in params else f"NOT in {args.params}: no target"
-        rows.append((name, "paper", f"{text} (snakemake {name}; {where} {args.params})"
-                     if name in params else f"{text} ({where})"))
+        if path is None:
+            how = f"snakemake {name} in the repository"
+        elif name in params:
+            how = f"snakemake {name}; in {path}"
+        else:
+            how = f"NOT in {path}: no target"
+        rows.append((name, "paper", f"{text} ({how})"))
     count = {5: "five", 6: "six"}.get(len(declared), str(len(declared)))
     rows.append(("papers", "target", f"all {count} papers (snakemake papers)"))
     _rows(rows)
@@ -118,13 +193,30 @@ def cmd_list(args) -> None:
      "learners": _list_learners, "experiments": _list_experiments}[args.kind](args)
 
 
+def cmd_version(args) -> None:
+    """Print ``termweight <version>``, as ``--version`` does."""
+    from termweight import __version__
+
+    print(f"termweight {__version__}")
+
+
 def register(sub) -> None:
-    """``list``."""
-    p = sub.add_parser("list", help="the datasets, metrics, encodings, learners or experiments, "
-                       "one line each",
+    """``list`` and ``version``."""
+    p = sub.add_parser("list", help="the datasets (and whether their files are here), metrics, "
+                       "encodings, learners or experiments, one line each",
                        description="Print one line per dataset, metric, encoding, learner or "
-                       "experiment (with the paper targets).")
+                       "experiment (with the paper targets). Only 'experiments' reads a params "
+                       "file, and lists the papers without one.")
     p.add_argument("kind", choices=LIST_KINDS, help="what to list: %(choices)s")
-    p.add_argument("--params", default="params.yaml",
-                   help="params file whose experiments to list (default: %(default)s)")
+    p.add_argument("--params", help="params file whose experiments (and mirror) to use "
+                   "(default: params.yaml in the current directory, if there is one)")
+    p.add_argument("--mirror", help="datasets: the mirror directory to look in (default: the "
+                   "params file's 'mirror', as prepare; '' for none)")
+    p.add_argument("--raw", default="data/raw/{dataset}",
+                   help="datasets: the raw directory template, as prepare's (default: "
+                   "%(default)s)")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("version", help="print the version (as --version)",
+                       description=cmd_version.__doc__.replace("``", ""))
+    p.set_defaults(func=cmd_version)

@@ -53,7 +53,7 @@ def jobs(args) -> list[tuple[str, str]]:
 
 
 def for_each(args, fn, items) -> None:
-    """:func:`termweight.parallel.for_each` with ``--jobs`` processes."""
+    """``termweight.parallel.for_each`` with ``--jobs`` processes."""
     from termweight.parallel import for_each as run
 
     run(getattr(args, "jobs", None), fn, items)
@@ -92,7 +92,7 @@ def prune(args, template: str) -> None:
 
 def learner_C(exp: dict) -> float:
     """The experiment's learner C: ``learner: {C: ...}`` in params.yaml, else the one default
-    (:data:`termweight.learners.linear.DEFAULT_C`)."""
+    (``termweight.learners.linear.DEFAULT_C``)."""
     from termweight.learners.linear import DEFAULT_C
 
     return float(exp.get("learner", {}).get("C", DEFAULT_C))

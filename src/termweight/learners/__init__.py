@@ -1,7 +1,11 @@
-"""Learners (METHODS.md section 6): scikit-learn compatible estimators.
+"""Learners ([methods: learners][methods-learners]): scikit-learn compatible estimators.
+
+Every learner warns when its fit fails: scikit-learn's ``ConvergenceWarning`` when a solver stops
+before its convergence criterion, [`TrivialModelWarning`][termweight.learners.TrivialModelWarning]
+when the fitted model is trivial (all weights zero, or one prediction for every training row).
 
 The estimators are imported on first use (``from termweight.learners import MixCH`` imports
-:mod:`termweight.learners.kim` only), so a step that needs one learner does not import, and so
+[`kim`][termweight.learners.kim] only), so a step that needs one learner does not import, and so
 does not depend on, the others.
 """
 
@@ -10,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from termweight._lazy import lazy_exports
+from termweight.learners._checks import TrivialModelWarning
 
 #: public name -> module that defines it
 _ESTIMATORS = {
@@ -21,7 +26,8 @@ _ESTIMATORS = {
     "FrankHallClassifier": "termweight.learners.ordinal",
 }
 
-__all__ = ["AdaBoostMH", "FrankHallClassifier", "MPBoost", "MiniMax", "MixCH", "ModestAdaBoost"]
+__all__ = ["AdaBoostMH", "FrankHallClassifier", "MPBoost", "MiniMax", "MixCH", "ModestAdaBoost",
+           "TrivialModelWarning"]
 
 if TYPE_CHECKING:  # static analysers and documentation tools see the real objects
     from termweight.learners.boosting import AdaBoostMH, MPBoost

@@ -1,8 +1,8 @@
-"""Compiled inner loops of the exact mini-max solver (:class:`termweight.learners.kim.MiniMax`).
+"""Compiled inner loops of the exact mini-max solver ([`MiniMax`][termweight.learners.kim.MiniMax]).
 
 numba (no ``fastmath``): every sum runs in one fixed order, without BLAS, so the same numbers
 come out on every machine, whatever the OpenBLAS kernel. Compiled once and cached in the user's
-cache directory (:func:`cache_dir`), never beside this file: an editable install or a read-only
+cache directory (``cache_dir``), never beside this file: an editable install or a read-only
 site-packages gets no ``__pycache__/*.nbi``/``*.nbc`` files in its source tree.
 """
 
@@ -28,7 +28,7 @@ def cache_dir() -> Path:
 
 
 def _cached(func):
-    """``njit(cache=True)`` with the cache in :func:`cache_dir`.
+    """``njit(cache=True)`` with the cache in ``cache_dir``.
 
     numba picks a function's cache location when it is decorated, from ``numba.config.CACHE_DIR``
     (``$NUMBA_CACHE_DIR``; unset, it writes beside the source file). The setting is lent to
@@ -123,7 +123,7 @@ def _lambda_max(G):
 def simplex_qp(G, c, C, mu, tol, max_iter):
     """FISTA for ``min_{mu in simplex} f(mu) = 0.5 C mu'G mu - c'mu`` from ``mu`` (warm start).
 
-    Step ``1/L``, ``L`` from :func:`_lambda_max` doubled while the FISTA descent condition fails;
+    Step ``1/L``, ``L`` from ``_lambda_max`` doubled while the FISTA descent condition fails;
     adaptive restart when ``f`` rises (O'Donoghue & Candes 2015); stops when the Frank-Wolfe gap
     ``g.x - min g`` <= ``tol`` (it bounds the suboptimality). Returns the new ``mu``."""
     T = c.size

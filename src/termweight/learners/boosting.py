@@ -3,7 +3,8 @@
 AdaBoost.MH: Schapire & Singer, "BoosTexter", Machine Learning 39 (2000), the real-valued
 (non-abstaining) weak hypotheses with smoothing ``eps``. MP-Boost: Esuli, Fagni & Sebastiani,
 SPIRE 2006, as implemented by its authors in MP-Boost++ (github.com/aesuli/mp-boost,
-``adaboostmhmodel.cpp``, ``mpboostmodel.cpp``, ``distribution.cpp``). Spec: METHODS.md section 6.
+``adaboostmhmodel.cpp``, ``mpboostmodel.cpp``, ``distribution.cpp``). See
+[methods: learners][methods-learners].
 
 Weights ``D(i,l)`` over (document, label) pairs start at ``1/(m k)``. In round ``t``, for a
 feature ``w`` split the documents into ``X1`` (``w`` present) and ``X0`` (absent) and let
@@ -19,8 +20,8 @@ Then ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l))`` with ``Y`` in {-1,+1}, renormalise
 - AdaBoost.MH: over all pairs, ``sum_il D = 1`` (MP-Boost++ ``Distribution::Normalize``);
 - MP-Boost (``normalize="label"``, default): per label, ``sum_i D(i,l) = 1/k``, at the start and
   after every round (MP-Boost++ ``Distribution::NormalizeByColumn``). ``normalize="global"`` is
-  termweight's earlier reading (renormalise over all pairs, as AdaBoost.MH; METHODS.md says only
-  "as AdaBoost.MH, but ... a pivot term PER LABEL"); no published text we could read specifies
+  termweight's earlier reading (renormalise over all pairs, as AdaBoost.MH; the methods page says
+  only "as AdaBoost.MH, but ... a pivot term PER LABEL"); no published text we could read specifies
   either. Per-label renormalisation matters because ``eps`` is the same for every label: with it,
   a label whose pairs are mostly classified right keeps weight ``1/k`` against ``eps``.
 
@@ -58,6 +59,7 @@ ufuncs; no BLAS), so results do not depend on core count.
 
 from __future__ import annotations
 
+import time
 from numbers import Integral
 
 import numpy as np
@@ -65,6 +67,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, check_scalar, validate_data
+
+from termweight.learners._checks import verbose_every, warn_if_trivial
 
 __all__ = ["AdaBoostMH", "MPBoost"]
 
@@ -474,8 +478,9 @@ class _Booster:
 class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     _per_label = False
 
-    def __init__(self, n_rounds: int = 1000):
+    def __init__(self, n_rounds: int = 1000, verbose: int = 0):
         self.n_rounds = n_rounds
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -543,9 +548,22 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return "global"
 
     def fit(self, X, y):
-        """Run ``n_rounds`` boosting rounds. ``X``: (docs x features), presence = ``X > 0``;
-        ``y``: (docs x labels) 0/1 indicator, or a 1-d label vector (binarised)."""
+        """Run ``n_rounds`` boosting rounds.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Documents; presence = ``X > 0``.
+        y : array-like of shape (n_samples,) or (n_samples, n_labels)
+            A label vector (binarised), or a 0/1 label-indicator matrix (multi-label).
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         check_scalar(self.n_rounds, "n_rounds", Integral, min_val=1)
+        check_scalar(self.verbose, "verbose", Integral, min_val=0)
         Xb = self._binary_X(X, reset=True)
         Y = self._targets(y)
         if Y.shape[0] != Xb.shape[0]:
@@ -556,14 +574,22 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         c0 = np.empty((T, k))
         c1 = np.empty((T, k))
         z = np.empty((T, k)) if self._per_label else np.empty(T)
+        every = verbose_every(self.verbose, T)
+        t0 = time.perf_counter()
         for t in range(T):
             if t and t % REFRESH_EVERY == 0:
                 state.refresh()
             p, c0[t], c1[t], z[t] = state.step()
             piv[t] = state.cand[p]
+            if every and ((t + 1) % every == 0 or t + 1 == T):
+                print(f"[{type(self).__name__}] round {t + 1}/{T}: Z = {np.mean(z[t]):.6g} "
+                      f"({time.perf_counter() - t0:.1f} s)", flush=True)
         self.pivots_ = piv if self._per_label else piv[:, 0].copy()
         self.c0_, self.c1_, self.z_ = c0, c1, z
         self.n_rounds_ = T
+        A, b = self._linear(T)
+        warn_if_trivial(type(self).__name__, Y, self._scores_to_labels((Xb @ A).toarray() + b),
+                        hint="more rounds, or features that occur in the training rows")
         return self
 
     # -- the model as plain arrays ---------------------------------------------------------
@@ -590,7 +616,7 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     @classmethod
     def from_arrays(cls, arrays) -> _BaseBoost:
-        """Rebuild a fitted estimator from :meth:`to_arrays` output (or an ``np.load`` file)."""
+        """Rebuild a fitted estimator from ``to_arrays`` output (or an ``np.load`` file)."""
         est = cls(n_rounds=int(arrays["n_rounds"]))
         est.pivots_ = np.asarray(arrays["pivots"], dtype=np.int64)
         est.c0_ = np.asarray(arrays["c0"], dtype=np.float64)
@@ -606,7 +632,7 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return est
 
     def _set_arrays_params(self, arrays) -> None:
-        """Restore estimator parameters stored by :meth:`to_arrays` (besides ``n_rounds``)."""
+        """Restore estimator parameters stored by ``to_arrays`` (besides ``n_rounds``)."""
 
     # -- prediction ------------------------------------------------------------------------
     def _format_scores(self, F: np.ndarray) -> np.ndarray:
@@ -668,7 +694,7 @@ class _BaseBoost(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                 yield self._format_scores(S + bias)
 
     def staged_predict(self, X, rounds=None):
-        """Like :meth:`staged_decision_function`, yielding :meth:`predict` outputs."""
+        """Like ``staged_decision_function``, yielding ``predict`` outputs."""
         for F in self.staged_decision_function(X, rounds):
             F2 = F[:, None] if F.ndim == 1 else F
             yield self._scores_to_labels(F2)
@@ -679,18 +705,46 @@ class AdaBoostMH(_BaseBoost):
 
     One pivot feature per round for all labels, minimising
     ``Z = 2 sum_{j in {0,1}} sum_l sqrt(W+^{jl} W-^{jl})``; the stump outputs
-    ``c_{jl} = 0.5 ln((W+^{jl} + eps)/(W-^{jl} + eps))``, ``eps = 1/(m k)``.
+    ``c_{jl} = 0.5 ln((W+^{jl} + eps)/(W-^{jl} + eps))``, ``eps = 1/(m k)`` (module docstring;
+    [methods: learners][methods-learners]). Features are binarised (``X > 0``).
 
     Parameters
     ----------
-    n_rounds : number of boosting rounds (default 1000).
+    n_rounds : int, default=1000
+        Number of boosting rounds.
+    verbose : int, default=0
+        0: silent; 1: about ten progress lines (round, ``Z``, seconds); 2: every round.
 
     Attributes
     ----------
-    pivots_ : (n_rounds,) int, the pivot feature of each round.
-    c0_, c1_ : (n_rounds, n_labels) float, stump output when the pivot is absent / present.
-    z_ : (n_rounds,) float, the criterion ``Z`` of each round's pivot.
-    classes_ : label names (``arange(n_labels)`` for an indicator ``y``).
+    pivots_ : ndarray of shape (n_rounds,)
+        The pivot feature of each round.
+    c0_, c1_ : ndarray of shape (n_rounds, n_labels)
+        Stump output when the pivot is absent / present.
+    z_ : ndarray of shape (n_rounds,)
+        The criterion ``Z`` of each round's pivot.
+    classes_ : ndarray
+        Label names (``arange(n_labels)`` for an indicator ``y``).
+
+    Warns
+    -----
+    TrivialModelWarning
+        When the fitted model predicts the same for every training row although the training
+        labels differ (boosting has no convergence criterion: ``n_rounds`` are always run).
+
+    References
+    ----------
+    Schapire & Singer (2000), "BoosTexter: A boosting-based system for text categorization",
+    Machine Learning 39.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight.learners import AdaBoostMH
+    >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 1, 0]])
+    >>> y = np.array(["a", "a", "b", "b"])
+    >>> AdaBoostMH(n_rounds=5).fit(X, y).predict(X)
+    array(['a', 'a', 'b', 'b'], dtype='<U1')
     """
 
     _per_label = False
@@ -701,29 +755,63 @@ class MPBoost(_BaseBoost):
 
     Label ``l``'s pivot minimises ``Z_l = 2 sum_j sqrt(W+^{jl} W-^{jl})``; stump outputs
     ``c_{jl} = 0.5 ln((W+^{jl} + eps)/(W-^{jl} + eps))``, ``eps = 1/(m k)``, and the update
-    ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l))`` as in :class:`AdaBoostMH`; then ``D`` is renormalised
-    as ``normalize`` says.
+    ``D(i,l) <- D(i,l) exp(-Y_il h(x_i,l))`` as in
+    [`AdaBoostMH`][termweight.learners.boosting.AdaBoostMH]; then ``D`` is renormalised as
+    ``normalize`` says ([methods: learners][methods-learners]).
 
     Parameters
     ----------
-    n_rounds : number of boosting rounds (default 1000).
-    normalize : ``"label"`` (default): every label's column of ``D`` sums to ``1/k``, at the start
-        and after every round, as the authors' MP-Boost++ does (``NormalizeByColumn``);
-        ``"global"``: ``D`` sums to 1 over all pairs (termweight's earlier reading of "as
-        AdaBoost.MH"; no published description we could read specifies it).
+    n_rounds : int, default=1000
+        Number of boosting rounds.
+    normalize : {"label", "global"}, default="label"
+        ``"label"``: every label's column of ``D`` sums to ``1/k``, at the start and after every
+        round, as the authors' MP-Boost++ does (``NormalizeByColumn``); ``"global"``: ``D`` sums
+        to 1 over all pairs (termweight's earlier reading of "as AdaBoost.MH"; no published
+        description we could read specifies it).
+    verbose : int, default=0
+        0: silent; 1: about ten progress lines (round, mean ``Z_l``, seconds); 2: every round.
 
     Attributes
     ----------
-    pivots_ : (n_rounds, n_labels) int, the pivot feature of each round and label.
-    c0_, c1_ : (n_rounds, n_labels) float, stump outputs (pivot absent / present).
-    z_ : (n_rounds, n_labels) float, ``Z_l`` of each label's pivot.
+    pivots_ : ndarray of shape (n_rounds, n_labels)
+        The pivot feature of each round and label.
+    c0_, c1_ : ndarray of shape (n_rounds, n_labels)
+        Stump outputs (pivot absent / present).
+    z_ : ndarray of shape (n_rounds, n_labels)
+        ``Z_l`` of each label's pivot.
+    classes_ : ndarray
+        Label names (``arange(n_labels)`` for an indicator ``y``).
+
+    Warns
+    -----
+    TrivialModelWarning
+        When the fitted model predicts the same for every training row although the training
+        labels differ.
+
+    References
+    ----------
+    Esuli, Fagni & Sebastiani (2006), "MP-Boost: A multiple-pivot boosting algorithm and its
+    application to text categorization", SPIRE 2006.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight.learners import MPBoost
+    >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 1, 0]])
+    >>> Y = np.array([[1, 0], [1, 0], [0, 1], [1, 1]])
+    >>> MPBoost(n_rounds=5).fit(X, Y).predict(X)
+    array([[1, 0],
+           [1, 0],
+           [0, 1],
+           [1, 1]])
     """
 
     _per_label = True
 
-    def __init__(self, n_rounds: int = 1000, normalize: str = "label"):
+    def __init__(self, n_rounds: int = 1000, normalize: str = "label", verbose: int = 0):
         self.n_rounds = n_rounds
         self.normalize = normalize
+        self.verbose = verbose
 
     def _normalization(self) -> str:
         if not isinstance(self.normalize, str) or self.normalize not in NORMALIZE:

@@ -1,22 +1,27 @@
 """One-vs-rest linear SVMs with optional per-task column scaling, stored as plain arrays.
 
 Task ``c`` is fitted on ``X * diag(w_c)`` (``w_c`` = that task's supervised scaling weights, or
-none) with scikit-learn's LinearSVC (liblinear; ../shared/METHODS.md section 6). Because
+none) with scikit-learn's LinearSVC (liblinear; [methods: learners][methods-learners]). Because
 ``(X diag(w)) . beta = X . (w * beta)``, a fitted task is stored as the effective coefficient
 vector ``w_c * beta_c`` and intercept, and prediction is one sparse product for all tasks.
 Tasks without a training positive (or without a negative) are not fitted: they are reported as
-skipped, predicting negative everywhere.
+skipped, predicting negative everywhere. The liblinear fits that stop at ``max_iter`` are counted
+and reported by ONE ``ConvergenceWarning`` (with the count) per call, not one per task; fitted
+tasks whose weights are all zero by one ``TrivialModelWarning``.
 """
 
 from __future__ import annotations
 
 import logging
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
 from termweight.encoding import scale_columns
+from termweight.learners._checks import TrivialModelWarning
 from termweight.learners.registry import one_vs_rest
 
 log = logging.getLogger(__name__)
@@ -57,7 +62,7 @@ def rms_row_norms(X, col_weights=None) -> np.ndarray:
     """Root-mean-square row norm of ``X diag(w_c)`` for every task ``c``: ``s_c = sqrt(sum_j q_j
     w_cj^2 / n)`` with ``q_j = sum_i x_ij^2`` (one array of ones without ``col_weights``).
 
-    Summed with scipy's sequential sparse product and :func:`math.fsum` (exactly rounded), not
+    Summed with scipy's sequential sparse product and ``math.fsum`` (exactly rounded), not
     BLAS: the same bits on every machine."""
     import math
 
@@ -72,7 +77,7 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
     """``fit_one(X * diag(w_c), y_c) -> (beta, b0)`` for every column ``c`` of ``Y``; stores
     ``w_c * beta`` and ``b0``. Tasks without a training positive or negative are skipped.
 
-    ``relative_C``: task ``c`` is fitted on ``X diag(w_c) / s_c`` (:func:`rms_row_norms`: its
+    ``relative_C``: task ``c`` is fitted on ``X diag(w_c) / s_c`` (``rms_row_norms``: its
     training rows then have RMS norm 1) and stores ``w_c * beta / s_c``. For a liblinear model this
     is the fit on ``X diag(w_c)`` with ``C / s_c^2`` and ``intercept_scaling = s_c``: C relative to
     the data scale, SVM-light's default ``C = 1 / mean ||x||^2`` for C = 1 (Joachims 2002). A
@@ -88,6 +93,7 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
     if relative_C:
         norms = rms_row_norms(X, col_weights)
         scale = np.where(norms > 0, norms, 1.0)  # an all-zero task matrix is fitted as it is
+    unconverged, zero = [], []
     for c in range(n_tasks):
         y = Y[:, c].toarray().ravel() > 0
         if y.all() or not y.any():
@@ -98,12 +104,34 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
         s = 1.0 if scale is None else float(scale[0 if w is None else c])
         if s != 1.0:
             Xc = sp.csr_matrix((Xc.data / s, Xc.indices, Xc.indptr), shape=Xc.shape)
-        beta, b0 = fit_one(Xc, y)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            beta, b0 = fit_one(Xc, y)
+        for w in caught:
+            if issubclass(w.category, ConvergenceWarning):
+                unconverged.append(c)
+            else:
+                warnings.warn(w.message, w.category, stacklevel=2)
+        if not np.any(beta):
+            zero.append(c)
         beta = beta / s  # exact for s = 1
         coef[c] = beta if w is None else beta * w
         intercept[c] = b0
         fitted[c] = True
+    if unconverged:
+        unconverged = sorted(set(unconverged))
+        warnings.warn(f"one-vs-rest: {len(unconverged)} of {int(fitted.sum())} fitted tasks did "
+                      f"not converge (liblinear stopped at max_iter; tasks "
+                      f"{_few(unconverged)}); raise max_iter", ConvergenceWarning, stacklevel=3)
+    if zero:
+        warnings.warn(f"one-vs-rest: {len(zero)} of {int(fitted.sum())} fitted tasks have all "
+                      f"weights zero (w = 0; tasks {_few(zero)})", TrivialModelWarning,
+                      stacklevel=3)
     return coef, intercept, fitted
+
+
+def _few(items, n: int = 10) -> str:
+    return ", ".join(map(str, items[:n])) + (", ..." if len(items) > n else "")
 
 
 def decision_scores(X, coef, intercept) -> np.ndarray:
@@ -123,7 +151,7 @@ def logistic_regression(C: float = DEFAULT_C, random_state: int = 0, max_iter: i
 
     The default (primal) liblinear solver is a trust-region Newton method that calls BLAS: its
     coefficients differed in their bits between the Haswell, SkylakeX and Sandybridge OpenBLAS
-    kernels (measured on tr41, tf-chi2). The dual solver calls no BLAS (as :func:`linear_svc`)."""
+    kernels (measured on tr41, tf-chi2). The dual solver calls no BLAS (as ``linear_svc``)."""
     from sklearn.linear_model import LogisticRegression
 
     return LogisticRegression(C=C, solver="liblinear", dual=True, random_state=random_state,
@@ -142,7 +170,7 @@ def _make_mnb(C: float, random_state: int, max_iter: int | None = None):
 
 #: name -> factory ``(C, random_state, max_iter=None) -> binary scikit-learn classifier`` whose
 #: decision is linear (None: the learner's default iteration cap); the names, their order and
-#: their factories come from :mod:`termweight.learners.registry`.
+#: their factories come from ``termweight.learners.registry``.
 LEARNERS = {spec.name: globals()[spec.factory] for spec in one_vs_rest()}
 #: learners whose C may be made relative to the data scale (``relative_C``); NB has no C.
 RELATIVE_C_LEARNERS = tuple(spec.name for spec in one_vs_rest() if spec.relative_C)
@@ -161,12 +189,12 @@ def _linear_parts(model) -> tuple[np.ndarray, float]:
 
 def fit_learner(name: str, X, Y, C: float = 1.0, col_weights=None, random_state: int = 0,
                 relative_C: bool = False, max_iter: int | None = None):
-    """One-vs-rest fit of learner ``name`` (:data:`LEARNERS`), same outputs as :func:`fit_one_vs_rest`.
+    """One-vs-rest fit of learner ``name`` (``LEARNERS``), same outputs as ``fit_one_vs_rest``.
 
     Every learner fits one binary model per column of ``Y`` on ``X * diag(w_c)`` and stores
-    ``w_c * coef`` (as above); ``linearsvc`` with the defaults IS :func:`fit_one_vs_rest` (the
+    ``w_c * coef`` (as above); ``linearsvc`` with the defaults IS ``fit_one_vs_rest`` (the
     generic steps' learner). ``relative_C`` (LinearSVC, logistic regression): C relative to each
-    task's data scale (:func:`_fit_tasks`). ``max_iter``: liblinear's cap (None: 10,000 for the
+    task's data scale (``_fit_tasks``). ``max_iter``: liblinear's cap (None: 10,000 for the
     SVM, 1,000 for logistic regression).
     """
     if name not in LEARNERS:

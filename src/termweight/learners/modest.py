@@ -1,5 +1,6 @@
 """Modest AdaBoost (Vezhnevets & Vezhnevets, "Modest AdaBoost - teaching AdaBoost to generalize
-better", Graphicon 2005), binary, with decision-stump ("tree node") weak learners (METHODS.md 6).
+better", Graphicon 2005), binary, with decision-stump ("tree node") weak learners
+([methods: learners][methods-learners]).
 
 Labels are mapped to ``-1`` (``classes_[0]``) and ``+1`` (``classes_[1]``). Starting from
 ``w_i = 1/N``, each round m:
@@ -28,11 +29,13 @@ feature index, then lowest threshold).
 Note: the GML AdaBoost Toolbox (Vezhnevets' own MATLAB code, used via ENTOOL by Ferreira &
 Figueiredo) differs from the paper's pseudo-code: inverted distribution ``1/w`` renormalised, a
 leaf is skipped where ``sign(f) != sign(P+ - P-)``, and weights ``exp(-y F / sum|F|)``. This class
-follows the paper and METHODS.md.
+follows the paper and the methods page.
 """
 
 from __future__ import annotations
 
+import time
+import warnings
 from numbers import Integral
 
 import numpy as np
@@ -41,6 +44,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from termweight.learners._checks import TrivialModelWarning, verbose_every, warn_if_trivial
 
 __all__ = ["ModestAdaBoost"]
 
@@ -97,17 +102,59 @@ def _column(X, j) -> np.ndarray:
 
 
 class ModestAdaBoost(ClassifierMixin, BaseEstimator):
-    """Modest AdaBoost with decision stumps, binary (see module docstring).
+    """Modest AdaBoost with decision stumps, binary (Vezhnevets & Vezhnevets 2005).
 
-    Fitted attributes: ``classes_``; per stump ``features_``, ``thresholds_``, ``leaf_values_``
-    ((M, 2): ``f_m`` on ``x <= theta`` and on ``x > theta``); ``n_estimators_`` (M actually fitted,
-    0 when no feature has two distinct training values).
+    Round m: the weighted least-squares stump, ``f_m(leaf) = P+ (1 - Pbar+) - P- (1 - Pbar-)``
+    (``Pbar`` under the inverted distribution ``1 - w``), ``w <- w exp(-y f_m(x))`` (module
+    docstring; [methods: learners][methods-learners]); ``decision_function = sum_m f_m(x)``.
+
+    Parameters
+    ----------
+    n_estimators : int, default=15
+        Maximum number of boosting rounds (stumps); fewer when ``f_m = 0`` on both leaves.
+    verbose : int, default=0
+        0: silent; 1: about ten progress lines (round, stump, seconds); 2: every round.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Class labels; ``classes_[1]`` is the positive class.
+    features_ : ndarray of shape (n_estimators_,)
+        Feature of each stump.
+    thresholds_ : ndarray of shape (n_estimators_,)
+        Threshold of each stump (left leaf: ``x <= threshold``).
+    leaf_values_ : ndarray of shape (n_estimators_, 2)
+        ``f_m`` on ``x <= theta`` and on ``x > theta``.
+    n_estimators_ : int
+        Stumps actually fitted (0 when no feature has two distinct training values).
+
+    Warns
+    -----
+    TrivialModelWarning
+        When no stump was fitted, or the model predicts one class for every training row.
+
+    References
+    ----------
+    Vezhnevets & Vezhnevets (2005), "Modest AdaBoost - teaching AdaBoost to generalize better",
+    Graphicon 2005.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight.learners import ModestAdaBoost
+    >>> X = np.array([[0., 1.], [1., 1.], [2., 0.], [3., 0.]])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> clf = ModestAdaBoost(n_estimators=3).fit(X, y)
+    >>> clf.predict(X), clf.n_estimators_
+    (array([0, 0, 1, 1]), 3)
     """
 
-    _parameter_constraints: dict = {"n_estimators": [Interval(Integral, 1, None, closed="left")]}
+    _parameter_constraints: dict = {"n_estimators": [Interval(Integral, 1, None, closed="left")],
+                                    "verbose": ["verbose"]}
 
-    def __init__(self, n_estimators=15):
+    def __init__(self, n_estimators=15, verbose=0):
         self.n_estimators = n_estimators
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -128,7 +175,9 @@ class ModestAdaBoost(ClassifierMixin, BaseEstimator):
         Xc = sp.csc_array(X) if sp.issparse(X) else X
         w = np.full(n, 1.0 / n)
         feats, thrs, vals = [], [], []
-        for _ in range(self.n_estimators):
+        every = verbose_every(self.verbose, self.n_estimators)
+        t0 = time.perf_counter()
+        for r in range(self.n_estimators):
             split = search.best(w, w * ys)
             if split is None:  # every feature constant; a single node would give f = 0
                 break
@@ -148,14 +197,36 @@ class ModestAdaBoost(ClassifierMixin, BaseEstimator):
             vals.append(f)
             w = w * np.exp(-ys * np.where(left, f[0], f[1]))
             w /= w.sum()
+            if every and ((r + 1) % every == 0 or r + 1 == self.n_estimators):
+                print(f"[ModestAdaBoost] round {r + 1}/{self.n_estimators}: feature {j} <= "
+                      f"{theta:.6g}, leaves {f[0]:.4g} {f[1]:.4g} "
+                      f"({time.perf_counter() - t0:.1f} s)", flush=True)
         self.features_ = np.asarray(feats, dtype=np.int64)
         self.thresholds_ = np.asarray(thrs, dtype=np.float64)
         self.leaf_values_ = np.asarray(vals, dtype=np.float64).reshape(-1, 2)
         self.n_estimators_ = len(feats)
+        if self.n_estimators_ == 0:
+            warnings.warn("ModestAdaBoost fitted a trivial model: no stump (no feature has two "
+                          "distinct training values, or the first stump has f = 0 on both "
+                          "leaves); it predicts classes_[0] everywhere", TrivialModelWarning,
+                          stacklevel=3)
+        else:
+            warn_if_trivial("ModestAdaBoost", yi, self.decision_function(X) > 0, stacklevel=4)
         return self
 
     def decision_function(self, X):
-        """``F(x) = sum_m f_m(x)``; > 0 means ``classes_[1]``."""
+        """``F(x) = sum_m f_m(x)``; > 0 means ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            The summed stump outputs.
+        """
         check_is_fitted(self, "leaf_values_")
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         out = np.zeros(X.shape[0])
@@ -170,6 +241,18 @@ class ModestAdaBoost(ClassifierMixin, BaseEstimator):
         return out
 
     def predict(self, X):
+        """``classes_[1]`` where ``decision_function(X) > 0``, else ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+            Predicted classes.
+        """
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(np.int64)]
 

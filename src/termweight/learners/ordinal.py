@@ -23,26 +23,69 @@ from sklearn.utils import get_tags
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from termweight.learners._checks import warn_if_trivial
+
 __all__ = ["FrankHallClassifier", "ordinal_mse"]
 
 _PROBA = ("auto", "predict_proba", "sigmoid", "logistic")
 
 
 class FrankHallClassifier(ClassifierMixin, BaseEstimator):
-    """Frank & Hall ordinal decomposition over any binary sklearn classifier.
+    """Frank & Hall ordinal decomposition over any binary scikit-learn classifier.
 
-    The class order is the sorted order of the training labels (``classes_``).
-    ``proba`` says how each binary model gives ``P(y > v_k)``:
+    K-1 binary models of ``y > v_k`` over the sorted training labels ``classes_``, combined by
+    ``P(v_k) = P(y > v_{k-1}) - P(y > v_k)`` (Frank & Hall 2001; module docstring;
+    [methods: learners][methods-learners]); ``predict`` is the argmax. ``X`` is checked for shape
+    and format only (sparse input and NaN as far as the inner estimator accepts them, as
+    scikit-learn's meta-estimators do).
 
-    - ``'predict_proba'``: the estimator's own ``predict_proba``;
-    - ``'sigmoid'``: Platt scaling, ``CalibratedClassifierCV(estimator, method='sigmoid',
-      cv=calibration_cv, ensemble=False)`` (one model on all rows, sigmoid fitted on
-      cross-validated decision values) -- the choice for LinearSVC;
-    - ``'logistic'``: ``expit(decision_function)``, uncalibrated, no extra fits;
-    - ``'auto'`` (default): 'predict_proba' if the estimator has it, else 'sigmoid'.
+    Parameters
+    ----------
+    estimator : estimator object
+        The binary base classifier (cloned for each of the K-1 problems).
+    proba : {"auto", "predict_proba", "sigmoid", "logistic"}, default="auto"
+        How each binary model gives ``P(y > v_k)``: ``'predict_proba'``, the estimator's own;
+        ``'sigmoid'``, Platt scaling, ``CalibratedClassifierCV(estimator, method='sigmoid',
+        cv=calibration_cv, ensemble=False)`` (one model on all rows, the sigmoid fitted on
+        cross-validated decision values; the choice for LinearSVC); ``'logistic'``,
+        ``expit(decision_function)``, uncalibrated; ``'auto'``: 'predict_proba' if the estimator
+        has it, else 'sigmoid'.
+    calibration_cv : int, default=3
+        Folds of the sigmoid calibration.
+    monotone : bool, default=False
+        Take the running minimum of the cumulative ``P(y > v_k)`` (no negative class
+        probabilities).
 
-    ``X`` is checked for shape and format only (sparse input and NaN as far as the inner estimator
-    accepts them, as scikit-learn's meta-estimators do).
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The ordered classes.
+    estimators_ : list of estimators
+        The K-1 fitted binary models.
+    proba_mode_ : str
+        The resolved ``proba``.
+
+    Warns
+    -----
+    TrivialModelWarning
+        When the fitted model predicts one class for every training row (e.g. a base learner
+        regularised to a constant); the base learners' own warnings (e.g. ConvergenceWarning)
+        pass through.
+
+    References
+    ----------
+    Frank & Hall (2001), "A Simple Approach to Ordinal Classification", ECML 2001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from termweight.learners import FrankHallClassifier
+    >>> X = np.array([[0.], [1.], [2.], [3.], [4.], [5.]])
+    >>> y = np.array([1, 1, 2, 2, 3, 3])
+    >>> fh = FrankHallClassifier(LogisticRegression(C=100.0)).fit(X, y)
+    >>> fh.predict(X)
+    array([1, 1, 2, 2, 3, 3])
     """
 
     def __init__(self, estimator, proba="auto", calibration_cv=3, monotone=False):
@@ -65,6 +108,22 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
         return validate_data(self, X, reset=False, **kw)
 
     def fit(self, X, y, **fit_params):
+        """Fit the K-1 binary models of ``y > v_k``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (as the base estimator accepts them).
+        y : array-like of shape (n_samples,)
+            Ordinal labels; their sorted order is the class order.
+        **fit_params : dict
+            Passed to every base estimator's ``fit``.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = self._validate_X(X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -81,6 +140,8 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
                                              ensemble=False)
             est.fit(X, (rank > k).astype(np.int64), **fit_params)
             self.estimators_.append(est)
+        warn_if_trivial("FrankHallClassifier", y, self.predict(X),
+                        hint="check its base estimator (regularisation, convergence)")
         return self
 
     def cumulative_proba(self, X) -> np.ndarray:

@@ -2,16 +2,16 @@
 
 Everything else reads it:
 
-- ``python -m termweight list learners`` (:mod:`termweight.steps.catalogue`) prints the entries
+- ``python -m termweight list learners`` (``termweight.steps.catalogue``) prints the entries
   with ``listed`` set, describing each by the docstring of ``module.attr``;
-- :data:`termweight.learners.linear.LEARNERS` (the benchmark's one-vs-rest learners and the
+- ``termweight.learners.linear.LEARNERS`` (the benchmark's one-vs-rest learners and the
   generic ``train --learner``) maps the names with a ``factory`` to that function of
-  :mod:`termweight.learners.linear`; ``relative_C`` says which take a data-relative C;
+  ``termweight.learners.linear``; ``relative_C`` says which take a data-relative C;
 - the benchmark and the Esuli experiment name their learners by ``display`` in their tables and
-  figures (:data:`termweight.experiments.benchmark.LEARNER_NAMES`,
-  :data:`termweight.experiments.esuli.LEARNERS`); Esuli builds its boosters from ``module.attr``.
+  figures (``termweight.experiments.benchmark.LEARNER_NAMES``,
+  ``termweight.experiments.esuli.LEARNERS``); Esuli builds its boosters from ``module.attr``.
 
-This module imports nothing of termweight (the modules above import it); :meth:`Learner.load`
+This module imports nothing of termweight (the modules above import it); ``Learner.load``
 imports the implementation on demand.
 """
 
@@ -47,7 +47,7 @@ class Learner:
 
 _LINEAR = "termweight.learners.linear"
 
-#: name -> :class:`Learner`, in the order of ``list learners`` and of the error messages
+#: name -> ``Learner``, in the order of ``list learners`` and of the error messages
 LEARNERS: dict[str, Learner] = {spec.name: spec for spec in (
     Learner("linearsvc", _LINEAR, "fit_one_vs_rest",
             "experiments (learner: {name: linearsvc}) and esuli's SVM baseline; forman, mukras "
@@ -71,5 +71,5 @@ LEARNERS: dict[str, Learner] = {spec.name: spec for spec in (
 
 
 def one_vs_rest() -> list[Learner]:
-    """The learners with a ``factory`` (:data:`termweight.learners.linear.LEARNERS`), in order."""
+    """The learners with a ``factory`` (``termweight.learners.linear.LEARNERS``), in order."""
     return [spec for spec in LEARNERS.values() if spec.factory is not None]

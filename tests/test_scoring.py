@@ -89,6 +89,8 @@ HAND_A = {
     "pmi": (math.log(10 * 200 / (12 * 50)), 1.203973),
     # tp + fp
     "dfreq": (12, 12.0),
+    # Lan et al. (2009) rf: log2(2 + a / max(1, c)), a = tp = 10, c = fp = 2: log2 7
+    "rf": (math.log2(2 + 10 / max(1, 2)), 2.807355),
     # Kim rf: log(2 + tp / max(1, fp)) = log(2 + 10/2) = log 7
     "kim_rf": (math.log(2 + 10 / max(1, 2)), 1.945910),
     # Kim or: tp tn / (fn fp) = 10*148 / (40*2)
@@ -227,6 +229,38 @@ def test_chi2_pearson_zero_where_a_margin_is_zero(name):
 def test_idf_absent_term_is_zero():
     assert sc("idf", 0, 0, 50, 150) == 0.0
     assert sc("idf", 50, 150, 0, 0) == 0.0  # log(200/200)
+
+
+# ---------------------------------------------------------------- rf (Lan, Tan, Su & Lu 2009)
+
+def test_rf_is_lan_et_al_log2_by_hand():
+    # a = 45 positive docs with the term, c = 5 negative docs with it: log2(2 + 9) = log2 11
+    assert sc("rf", 45, 5, 5, 145) == pytest.approx(3.459432, abs=1e-6)
+    # c = 0: max(1, c) = 1 -> log2(2 + 10) = log2 12
+    assert sc("rf", 10, 0, 40, 150) == pytest.approx(3.584963, abs=1e-6)
+    # a = 0: exactly log2 2 = 1, the smallest rf; no swap for negative indicators
+    assert sc("rf", 0, 30, 50, 120) == 1.0
+    # depends on a and c only; Kim's rf is the same ratio in nats: rf = kim_rf / ln 2
+    assert sc("rf", 10, 2, 1, 1) == sc("rf", 10, 2, 400, 900)
+    assert sc("rf", 7, 3, 4, 9) == pytest.approx(sc("kim_rf", 7, 3, 4, 9) / math.log(2))
+
+
+def test_every_metric_has_a_description():
+    assert set(scoring.METRIC_DESCRIPTIONS) == set(scoring.METRICS)
+    assert all(d and d != "(no description)" for d in scoring.METRIC_DESCRIPTIONS.values())
+    assert "log2" in scoring.METRIC_DESCRIPTIONS["rf"] and "Lan" in scoring.METRIC_DESCRIPTIONS["rf"]
+    assert "ln" in scoring.METRIC_DESCRIPTIONS["kim_rf"]
+
+
+def test_list_metrics_describes_every_metric():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "termweight", "list", "metrics"], check=True,
+                         capture_output=True, text=True).stdout
+    lines = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    assert set(scoring.METRICS) <= set(lines)
+    assert not [n for n, line in lines.items() if "(no description)" in line]
 
 
 # ---------------------------------------------------------------- Kim: cells as printed, no swap

@@ -1,56 +1,66 @@
 """Feature scoring metrics from the per-term 2x2 contingency table, vectorised over tasks and terms.
 
 Every metric is a function of the one-vs-rest cells ``tp, fp, fn, tn`` (arrays of shape
-(n_tasks, n_terms), computed from training rows only by :func:`termweight.statistics.term_stats`)
-with ``pos = tp + fn``, ``neg = fp + tn``, ``N = pos + neg``, ``tpr = tp/pos``, ``fpr = fp/neg``.
-Formulas and edge rules follow ../shared/METHODS.md section 2 (Forman 2003, JMLR 3:1289; Forman
-2008, CIKM "BNS feature scaling"; Kim 2016, IJFIS 16(2) section 2):
+(n_tasks, n_terms), computed from training rows only by
+[`term_stats`][termweight.statistics.term_stats]) with ``pos = tp + fn``, ``neg = fp + tn``,
+``N = pos + neg``, ``tpr = tp/pos``, ``fpr = fp/neg``. Formulas and edge rules: see
+[methods: scoring][methods-scoring] (Forman 2003, JMLR 3:1289; Forman 2008, CIKM "BNS feature
+scaling"; Lan, Tan, Su & Lu 2009, IEEE TPAMI 31(4); Kim 2016, IJFIS 16(2) section 2). The
+registry is [termweight.scoring.METRICS][]; each metric's one-line description is in
+[termweight.scoring.METRIC_DESCRIPTIONS][] (what ``python -m termweight list metrics`` prints).
 
-========== =============================================================== ==========
-name       formula                                                         symmetric
-========== =============================================================== ==========
-bns        ``|ndtri(tpr) - ndtri(fpr)|``, rates clipped to [0.0005, 0.9995]  yes
-idf        ``log(N / (tp + fp))`` (0 for a term absent from training)       --
-ig         ``e(pos,neg) - [P(t) e(tp,fp) + (1-P(t)) e(fn,tn)]``, bits      yes
-chi2       ``N (tp tn - fp fn)^2 / ((tp+fp)(fn+tn)(tp+fn)(fp+tn))``         yes
-acc        ``tp - fp``                                                     no
-acc2       ``|tpr - fpr|``                                                 yes
-f1         ``2 tp / (pos + tp + fp)``                                       no
-oddsnum    ``tpr (1 - fpr)``                                               no
-odds       ``tpr (1 - fpr) / ((1 - tpr) fpr)``, zero cells -> 0.5          no
-logodds    ``log(tp tn / (fp fn))``, zero cells -> 0.5                     no
-power      ``(1 - fpr)^5 - (1 - tpr)^5``                                  no
-probratio  ``tpr / fpr``, zero cells -> 0.5                               no
-pearson    ``|tp tn - fp fn| / sqrt((tp+fp)(fn+tn)(tp+fn)(fp+tn))``         yes
-pmi        ``log(tp N / ((tp + fp) pos))``, zero cells -> 0.5              no
-dfreq      ``tp + fp``                                                    --
-none       ``1`` (no scaling)                                             --
-========== =============================================================== ==========
+| name | formula | symmetric |
+| --- | --- | --- |
+| bns | ``abs(ndtri(tpr) - ndtri(fpr))``, rates clipped to [0.0005, 0.9995] | yes |
+| idf | ``ln(N / (tp + fp))`` (0 for a term absent from training) | -- |
+| ig | ``e(pos, neg) - [P(t) e(tp, fp) + (1 - P(t)) e(fn, tn)]``, bits | yes |
+| chi2 | ``N (tp tn - fp fn)^2 / ((tp + fp)(fn + tn)(tp + fn)(fp + tn))`` | yes |
+| acc | ``tp - fp`` | no |
+| acc2 | ``abs(tpr - fpr)`` | yes |
+| f1 | ``2 tp / (pos + tp + fp)`` | no |
+| oddsnum | ``tpr (1 - fpr)`` | no |
+| odds | ``tpr (1 - fpr) / ((1 - tpr) fpr)``, zero cells -> 0.5 | no |
+| logodds | ``ln(tp tn / (fp fn))``, zero cells -> 0.5 | no |
+| power | ``(1 - fpr)^5 - (1 - tpr)^5`` | no |
+| probratio | ``tpr / fpr``, zero cells -> 0.5 | no |
+| pearson | ``abs(tp tn - fp fn) / sqrt((tp + fp)(fn + tn)(tp + fn)(fp + tn))`` | yes |
+| pmi | ``ln(tp N / ((tp + fp) pos))``, zero cells -> 0.5 | no |
+| dfreq | ``tp + fp`` | -- |
+| none | ``1`` (no scaling) | -- |
+| rf | ``log2(2 + tp / max(1, fp))`` (Lan et al. 2009, relevance frequency) | -- |
+| kim_idf | as idf (Kim 2016) | -- |
+| kim_chi2 | as chi2 (Kim 2016) | -- |
+| kim_ig | mutual information of term and class in nats (Kim 2016, as printed) | -- |
+| kim_rf | ``ln(2 + tp / max(1, fp))`` (Kim 2016's rf, natural log) | -- |
+| kim_or | ``tp tn / (fn fp)``, zero cells -> 0.5 (Kim 2016, no swap) | -- |
+| delta_idf | ``abs(log2(pos (fp + 0.5) / ((tp + 0.5) neg)))`` (Martineau & Finin 2009, smoothed) | -- |
 
 Asymmetric metrics ("no") are made sign-blind as Forman does: where a term is negatively correlated
 (``tpr < fpr``) the cells are swapped ``tp<->fn, fp<->tn`` before scoring, so strong negative
 indicators score high too. "Zero cells -> 0.5" replaces every zero count among tp, fp, fn, tn by 0.5
-before the formula. Chi2 and Pearson are 0 where a margin is 0. Kim's base weights are the
-``kim_*`` entries: idf; chi2; ig with natural logarithms as printed (Kim eq. in section 2, which is
-the mutual information in nats); rf ``log(2 + tp / max(1, fp))``; or ``tp tn / (fn fp)`` with zero
-cells -> 0.5 (no swap: Kim uses them as printed).
+before the formula. Chi2 and Pearson are 0 where a margin is 0. ``rf`` is Lan et al.'s relevance
+frequency with ``a = tp`` (positive documents containing the term) and ``c = fp`` (negative
+documents containing it), base-2 logarithm as in the paper; ``kim_rf`` is the same ratio with the
+natural logarithm as Kim (2016) prints it. Kim's other base weights are the remaining ``kim_*``
+entries: idf; chi2; ig with natural logarithms as printed (Kim eq. in section 2, which is the mutual
+information in nats); or ``tp tn / (fn fp)`` with zero cells -> 0.5 (no swap: Kim uses them as
+printed).
 
-:func:`scaling_weights` turns any score into a valid column scale: finite and >= 0.
+[`scaling_weights`][termweight.scoring.scaling_weights] turns any score into a valid column scale:
+finite and >= 0.
 
-Multi-class and multi-label targets (:func:`one_vs_rest`, :func:`combine_tasks`, :func:`term_scores`;
+Multi-class and multi-label targets ([`one_vs_rest`][termweight.scoring.one_vs_rest],
+[`combine_tasks`][termweight.scoring.combine_tasks], [`term_scores`][termweight.scoring.term_scores];
 used by ``SupervisedScaler`` and ``SelectByScore``): a binary target is ONE task, ``y == positive``
 (1 for 0/1 or boolean labels, else the larger label); K > 2 classes are K one-vs-rest tasks and a
 label-indicator matrix one task per column. The per-task scores ``s[c, t]`` become one global score
 per term by a rule of Yang & Pedersen (1997, ICML, "A comparative study on feature selection in
 text categorization", section 2.3):
 
-========= ============================================================ ==============================
-rule      formula                                                      note
-========= ============================================================ ==============================
-``max``   ``s_t = max_c s[c, t]``                                      chi2_max; a term strong for
-                                                                       any one class scores high
-``avg``   ``s_t = sum_c P(c) s[c, t]``, ``P(c) = pos_c / sum_c pos_c``   chi2_avg; class-prior weighted
-========= ============================================================ ==============================
+| rule | formula | note |
+| --- | --- | --- |
+| max | ``s_t = max_c s[c, t]`` | chi2_max; a term strong for any one class scores high |
+| avg | ``s_t = sum_c P(c) s[c, t]``, ``P(c) = pos_c / sum_c pos_c`` | chi2_avg; class-prior weighted |
 
 With one task both rules return that task's scores unchanged (binary results are bit-identical).
 """
@@ -78,7 +88,7 @@ def _div(a, b):
 
 
 def _half(*cells):
-    """Replace zero counts by 0.5 (METHODS.md: odds ratio, log odds, probability ratio, PMI)."""
+    """Replace zero counts by 0.5 (the edge rule of odds ratio, log odds, probability ratio, PMI)."""
     return tuple(np.where(c == 0, 0.5, c) for c in cells)
 
 
@@ -204,11 +214,18 @@ def kim_ig(tp, fp, fn, tn):
             + _xlogx_ratio(tn, n * tn, neg * (fn + tn))) / np.where(n > 0, n, 1)
 
 
+def rf(tp, fp, fn, tn):
+    """Relevance frequency ``log2(2 + tp / max(1, fp))`` (Lan, Tan, Su & Lu 2009, TPAMI 31(4))."""
+    return np.log2(2.0 + tp / np.maximum(1.0, fp))
+
+
 def kim_rf(tp, fp, fn, tn):
+    """Kim (2016)'s rf ``ln(2 + tp / max(1, fp))`` (natural log; Lan et al.'s ``rf`` is log2)."""
     return np.log(2 + tp / np.maximum(1.0, fp))
 
 
 def kim_or(tp, fp, fn, tn):
+    """Kim (2016)'s odds ratio ``tp tn / (fn fp)``, zero cells -> 0.5, no swap."""
     tp, fp, fn, tn = _half(tp, fp, fn, tn)
     return tp * tn / (fn * fp)
 
@@ -221,9 +238,39 @@ METRICS: dict[str, tuple[Metric, bool]] = {
     "chi2": (chi2, False), "acc": (acc, True), "acc2": (acc2, False), "f1": (f1, True),
     "oddsnum": (oddsnum, True), "odds": (odds, True), "logodds": (logodds, True),
     "power": (power, True), "probratio": (probratio, True), "pearson": (pearson, False),
-    "pmi": (pmi, True), "dfreq": (dfreq, False),
+    "pmi": (pmi, True), "dfreq": (dfreq, False), "rf": (rf, False),
     "kim_idf": (idf, False), "kim_chi2": (chi2, False), "kim_ig": (kim_ig, False),
     "kim_rf": (kim_rf, False), "kim_or": (kim_or, False),
+}
+
+#: name -> one line (formula and source) per metric of ``METRICS``: what ``python -m termweight
+#: list metrics`` prints; ``register_weighting`` adds an entry for a new metric.
+METRIC_DESCRIPTIONS: dict[str, str] = {
+    "none": "1: no scaling",
+    "idf": "ln(N / (tp + fp)), 0 for a term absent from training (inverse document frequency)",
+    "bns": "abs(ndtri(tpr) - ndtri(fpr)), rates clipped to [0.0005, 0.9995] (Forman 2008, BNS)",
+    "ig": "information gain e(pos, neg) - [P(t) e(tp, fp) + (1 - P(t)) e(fn, tn)], bits "
+          "(Forman 2003)",
+    "chi2": "N (tp tn - fp fn)^2 / ((tp + fp)(fn + tn)(tp + fn)(fp + tn)), 0 where a margin is 0",
+    "acc": "tp - fp (Forman 2003, accuracy)",
+    "acc2": "abs(tpr - fpr) (Forman 2003, balanced accuracy)",
+    "f1": "2 tp / (pos + tp + fp) (Forman 2003)",
+    "oddsnum": "tpr (1 - fpr) (Forman 2003, odds-ratio numerator)",
+    "odds": "tpr (1 - fpr) / ((1 - tpr) fpr), zero cells -> 0.5 (odds ratio)",
+    "logodds": "ln(tp tn / (fp fn)), zero cells -> 0.5 (log odds ratio)",
+    "power": "(1 - fpr)^5 - (1 - tpr)^5 (Forman 2003, power)",
+    "probratio": "tpr / fpr, zero cells -> 0.5 (probability ratio)",
+    "pearson": "abs(tp tn - fp fn) / sqrt((tp + fp)(fn + tn)(tp + fn)(fp + tn)) (Pearson "
+               "correlation)",
+    "pmi": "ln(tp N / ((tp + fp) pos)), zero cells -> 0.5 (pointwise mutual information)",
+    "dfreq": "tp + fp (document frequency)",
+    "rf": "log2(2 + tp / max(1, fp)) (Lan, Tan, Su & Lu 2009, relevance frequency)",
+    "kim_idf": "ln(N / (tp + fp)), as idf (Kim 2016's idf base weight)",
+    "kim_chi2": "as chi2 (Kim 2016's chi2 base weight)",
+    "kim_ig": "sum over the four cells of P(cell) ln(P(cell) / (P(class) P(term))), nats "
+              "(Kim 2016's ig, as printed)",
+    "kim_rf": "ln(2 + tp / max(1, fp)) (Kim 2016's rf, natural log; Lan et al.'s rf is log2)",
+    "kim_or": "tp tn / (fn fp), zero cells -> 0.5, no swap (Kim 2016's odds-ratio base weight)",
 }
 
 #: Forman (2008)'s 15 scaling choices, in the paper's order.
@@ -234,13 +281,14 @@ KIM_BASES = ("kim_idf", "kim_chi2", "kim_ig", "kim_rf", "kim_or")
 
 
 class UnknownMetricError(ConfigError, ValueError):
-    """A metric name not in :data:`METRICS`: a ``ConfigError`` for the CLI, a ``ValueError`` for
+    """A metric name not in ``METRICS``: a ``ConfigError`` for the CLI, a ``ValueError`` for
     scikit-learn code (``GridSearchCV(error_score=...)``, ``pytest.raises(ValueError)``)."""
 
 
 def check_metric(name) -> None:
-    """Raise :class:`UnknownMetricError` (a ``ValueError``) naming the known metrics unless ``name``
-    is a key of :data:`METRICS`, the one registry every component resolves metric names in."""
+    """Raise ``UnknownMetricError`` (a ``ValueError``) naming the known metrics unless ``name``
+    is a key of [termweight.scoring.METRICS][], the one registry every component resolves metric
+    names in."""
     if not isinstance(name, str) or name not in METRICS:
         raise UnknownMetricError(
             f"unknown metric {name!r}; known metrics: {', '.join(sorted(METRICS))}")
@@ -271,7 +319,8 @@ def score(name: str, stats: TermStats) -> np.ndarray:
 
 
 def scaling_weights(name: str, stats: TermStats) -> np.ndarray:
-    """Column scales for supervised scaling: :func:`as_scaling_weights` of the score."""
+    """Column scales for supervised scaling: [`as_scaling_weights`][termweight.scoring.as_scaling_weights]
+    of the score."""
     return as_scaling_weights(score(name, stats))
 
 
@@ -340,10 +389,12 @@ def combine_tasks(scores, rule: str = "max", pos=None) -> np.ndarray:
 
 
 def term_scores(name: str, X, y, combine: str = "max", scaling: bool = False):
-    """Scores of metric ``name`` for the one-vs-rest tasks of ``y`` (:func:`one_vs_rest`) on rows X.
+    """Scores of metric ``name`` for the one-vs-rest tasks of ``y`` on rows X.
 
-    Returns ``(per_task, combined)``: (n_tasks, n_terms) scores (:func:`as_scaling_weights` of
-    them if ``scaling``) and :func:`combine_tasks` of those with the class prior of ``y``.
+    The tasks are those of [`one_vs_rest`][termweight.scoring.one_vs_rest]. Returns
+    ``(per_task, combined)``: (n_tasks, n_terms) scores
+    ([`as_scaling_weights`][termweight.scoring.as_scaling_weights] of them if ``scaling``) and
+    [`combine_tasks`][termweight.scoring.combine_tasks] of those with the class prior of ``y``.
     """
     check_metric(name)
     Y, _ = one_vs_rest(y)
@@ -382,7 +433,7 @@ def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
     class document frequencies sorted in decreasing order (``f_1`` the largest), ``lambda = 7``.
     Natively multi-class: with K > 1 tasks the class frequencies are the rows of ``tp`` (one task
     per class) and every task gets the SAME weight; with one (binary) task they are ``(tp, fp)``.
-    Not in :data:`METRICS` (it is no function of one task's cells): the benchmark's ``tf-igm``
+    Not in ``METRICS`` (it is no function of one task's cells): the benchmark's ``tf-igm``
     calls it from ``termweight.weighting.igm_weights``.
     A term absent from training gets 1 (no class information).
     """
@@ -395,20 +446,46 @@ def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
 
 #: The benchmark's supervised column scalings: metric -> the base encodings it scales (encoding
 #: ``<base>-<metric>``). Forman's 15 on binary and TF, Kim's five on cosine-normalised TF (his
-#: documents). :func:`register_weighting` adds one: it then enters ``weightings: all``.
+#: documents). ``register_weighting`` adds one: it then enters ``weightings: all``.
 WEIGHTINGS: dict[str, tuple[str, ...]] = {m: ("binary", "tf") for m in FORMAN_SCALINGS}
 WEIGHTINGS.update({m: ("ntf",) for m in KIM_BASES})
 
 
 def register_weighting(name: str, func: Metric, asymmetric: bool = False,
-                       bases: tuple[str, ...] = ("tf",)) -> Metric:
-    """Register ``func(tp, fp, fn, tn)`` as metric ``name`` (:data:`METRICS`) and as a benchmark
-    weighting on ``bases`` (:data:`WEIGHTINGS`): the one place a new weighting is added."""
+                       bases: tuple[str, ...] = ("tf",), description: str | None = None) -> Metric:
+    """Register ``func(tp, fp, fn, tn)`` as metric ``name`` and as a benchmark weighting.
+
+    The one place a new weighting is added: it enters [termweight.scoring.METRICS][],
+    [termweight.scoring.WEIGHTINGS][] (on ``bases``) and, with ``description`` (else the first
+    line of ``func``'s docstring), [termweight.scoring.METRIC_DESCRIPTIONS][].
+
+    Parameters
+    ----------
+    name : str
+        The metric's name.
+    func : callable
+        ``func(tp, fp, fn, tn) -> scores``, vectorised over (n_tasks, n_terms) arrays.
+    asymmetric : bool, default=False
+        Apply Forman's negative-feature swap before scoring.
+    bases : tuple of str, default=("tf",)
+        The benchmark's base encodings it scales.
+    description : str or None, default=None
+        One line for ``python -m termweight list metrics``.
+
+    Returns
+    -------
+    func : callable
+        ``func`` unchanged.
+    """
     METRICS[name] = (func, asymmetric)
     WEIGHTINGS[name] = tuple(bases)
+    doc = (func.__doc__ or "").strip().splitlines()
+    METRIC_DESCRIPTIONS[name] = description or (doc[0] if doc else "(no description)")
     return func
 
 
-register_weighting("delta_idf", delta_idf, bases=("tf",))
+register_weighting("delta_idf", delta_idf, bases=("tf",),
+                   description="abs(log2(pos (fp + 0.5) / ((tp + 0.5) neg))): smoothed delta idf "
+                               "(Martineau & Finin 2009; Paltoglou & Thelwall 2010)")
 # tf-igm is not a per-(task, term) cell metric (it reads every class's frequency at once): it is
 # computed from the training statistics in the encode step (termweight.weighting.LEARNED).

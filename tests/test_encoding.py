@@ -5,6 +5,7 @@ conventions."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -117,13 +118,13 @@ def test_supervised_scaler_weights_equal_scaling_weights(metric):
                   data_rvs=lambda k: rng.integers(1, 5, k).astype(float))
     y = (rng.random(50) < 0.3).astype(int)
     train, test = np.arange(35), np.arange(35, 50)
-    sc = SupervisedScaler(metric=metric, base="binary").fit(X[train], y[train])
+    sc = SupervisedScaler(metric=metric, base="binary", norm=None).fit(X[train], y[train])
     w = scoring.scaling_weights(metric, term_stats(X[train], sp.csr_matrix(y[train][:, None])))[0]
     np.testing.assert_allclose(sc.weights_, w, rtol=1e-12)
     assert np.all(np.isfinite(sc.weights_)) and np.all(sc.weights_ >= 0)
     # binary base: [x > 0] * w; tf base: x * w; test rows scaled with the TRAINING weights
     np.testing.assert_allclose(dense(sc.transform(X[test])), (X[test].toarray() > 0) * w)
-    sc_tf = SupervisedScaler(metric=metric, base="tf").fit(X[train], y[train])
+    sc_tf = SupervisedScaler(metric=metric, base="tf", norm=None).fit(X[train], y[train])
     np.testing.assert_allclose(dense(sc_tf.transform(X[test])), X[test].toarray() * w)
 
 
@@ -155,7 +156,7 @@ def test_supervised_scaler_multiclass_and_multilabel_combine():
     Y = (y[:, None] == np.arange(3)).astype(float)
     per_task = scoring.scaling_weights("bns", term_stats(X, sp.csr_matrix(Y)))  # (3, 12)
     prior = Y.sum(axis=0) / Y.sum()
-    sc = SupervisedScaler("bns", combine="max").fit(X, y)
+    sc = SupervisedScaler("bns", base="binary", norm=None, combine="max").fit(X, y)
     np.testing.assert_array_equal(sc.task_weights_, per_task)
     np.testing.assert_array_equal(sc.weights_, per_task.max(axis=0))
     avg = SupervisedScaler("bns", combine="avg").fit(X, y).weights_
@@ -330,3 +331,78 @@ def test_sorted_unique_without_pandas(monkeypatch):
         got = _sorted_unique(v)
         assert got.dtype == e.dtype
         np.testing.assert_array_equal(got, e)
+
+
+# ---------------------------------------------------------------- defaults, input checks, dense guard
+
+def test_supervised_scaler_defaults_are_logtf_l2():
+    X = np.array([[3, 0, 1], [2, 0, 1], [0, 4, 1], [0, 1, 1]], dtype=float)
+    y = np.array([1, 1, 0, 0])
+    sc = SupervisedScaler().fit(X, y)
+    assert (sc.metric, sc.base, sc.norm) == ("idf", "logtf", "l2")
+    expect = np.log1p(X) * scoring.scaling_weights("idf", term_stats(X, y[:, None]))[0]
+    expect /= np.linalg.norm(expect, axis=1, keepdims=True)
+    np.testing.assert_allclose(dense(sc.transform(X)), expect)
+
+
+@pytest.mark.parametrize("make", [lambda: SupervisedScaler("bns"), lambda: TermEncoder("binary"),
+                                  lambda: TermEncoder("tfidf")])
+def test_non_count_input_warns_in_fit_and_transform(make):
+    from termweight.encoding import NonCountInputWarning
+
+    X = np.array([[0.5, 0.0, 1.0], [0.0, 0.25, 1.0], [0.0, 0.0, 2.0]])
+    y = np.array([1, 0, 1])
+    est = make()
+    with pytest.warns(NonCountInputWarning, match="non-integer values .*TfidfVectorizer"):
+        est.fit(X, y)
+    assert issubclass(NonCountInputWarning, UserWarning)
+    with pytest.warns(NonCountInputWarning, match="0.5"):
+        est.transform(X)
+    with warnings.catch_warnings():  # counts: silent
+        warnings.simplefilter("error")
+        est.fit(np.round(X * 4), y).transform(np.round(X * 4))
+
+
+def test_tfidf_vectorizer_output_warns():
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from termweight.encoding import NonCountInputWarning
+
+    Z = TfidfVectorizer().fit_transform(["apple pear pear", "pear plum", "plum plum fig"])
+    with pytest.warns(NonCountInputWarning, match="SupervisedScaler"):
+        SupervisedScaler("bns").fit(Z, [1, 0, 0])
+
+
+def test_dense_output_guard(monkeypatch):
+    from termweight import encoding
+
+    X = sp.csr_matrix(np.eye(50))
+    y = np.arange(50) % 2
+    monkeypatch.setenv("TERMWEIGHT_MAX_DENSE_BYTES", "1000")  # 50 x 50 x 8 = 20,000 bytes
+    for est in (TermEncoder("tf", sparse_output=False), SupervisedScaler(sparse_output=False),
+                ThresholdEncoder(sparse_output=False)):
+        est.fit(X, y)
+        with pytest.raises(ValueError, match=r"dense output would need 0\.0 GB \(50 x 50 float64\)"
+                                             r", above the 1,000-byte limit.*sparse_output=True"):
+            est.transform(X)
+        est.set_params(sparse_output=True).transform(X)  # sparse output: no limit
+    monkeypatch.setenv("TERMWEIGHT_MAX_DENSE_BYTES", "20000")  # exactly enough
+    assert TermEncoder("tf", sparse_output=False).fit(X).transform(X).shape == (50, 50)
+    monkeypatch.delenv("TERMWEIGHT_MAX_DENSE_BYTES")
+    assert encoding.max_dense_bytes() == encoding.MAX_DENSE_BYTES == 2**30
+    monkeypatch.setattr(encoding, "MAX_DENSE_BYTES", 100)
+    with pytest.raises(ValueError, match="100-byte limit"):
+        TermEncoder("tf", sparse_output=False).fit(X).transform(X)
+    monkeypatch.setenv("TERMWEIGHT_MAX_DENSE_BYTES", "lots")
+    with pytest.raises(ValueError, match="TERMWEIGHT_MAX_DENSE_BYTES='lots'"):
+        encoding.max_dense_bytes()
+
+
+def test_dense_guard_message_names_the_20ng_size(monkeypatch):
+    """The issue's case: 7,532 x 125,552 float64 is 7.6 GB, refused without allocating it."""
+    from termweight.encoding import _output
+
+    big = sp.csr_matrix((7532, 125552))
+    with pytest.raises(ValueError, match=r"7\.6 GB \(7,532 x 125,552 float64\), above the "
+                                         r"1,073,741,824-byte limit \(1 GiB\)"):
+        _output(big, sparse_output=False)

@@ -1,26 +1,37 @@
 """Document encodings: binary, TF, log-TF, TF-IDF (cosine), supervised scaling, ordinal thresholds.
 
 All are scikit-learn transformers over CSR matrices whose statistics come from ``fit`` (training
-rows) only; ``transform`` never looks at test labels or test document frequencies.
-(../shared/METHODS.md section 4.)
+rows) only; ``transform`` never looks at test labels or test document frequencies
+([methods: encoding][methods-encoding]).
 
 - binary ``[tf > 0]``; TF the raw count; log-TF ``log(1 + tf)``;
 - TF-IDF ``tf * log(N / df)`` with ``N``, ``df`` from the training rows, then each row scaled to
   unit L2 norm (cosine normalisation; Esuli & Sebastiani's SVM baseline, Joachims 1998);
-- supervised scaling: column ``j`` multiplied by a task-specific score ``w_j >= 0`` (Forman 2008,
-  "BNS feature scaling"), on binary or TF input, with no per-document normalisation by default;
-  for K > 2 classes or multi-label targets the one-vs-rest weights are combined per term by
-  ``max`` or the class-prior-weighted ``avg`` (:func:`termweight.scoring.combine_tasks`);
+- supervised scaling ([`SupervisedScaler`][termweight.encoding.SupervisedScaler]): column ``j``
+  multiplied by a task-specific score ``w_j >= 0`` (Forman 2008, "BNS feature scaling"; Lan et
+  al. 2009, tf-rf), on log-TF input with unit-L2 rows by default (the settings measured best on
+  four corpora, see the defaults page of these docs); for K > 2 classes or multi-label targets
+  the one-vs-rest weights are combined per term by ``max`` or the class-prior-weighted ``avg``
+  ([`combine_tasks`][termweight.scoring.combine_tasks]);
 - ordinal-to-binary (Esuli & Sebastiani 2010): for term ``t`` and every DISTINCT nonzero value
   ``v`` that t's count takes in the training rows, a binary feature ``[tf_t >= v]``; optionally
   (``thresholds="every"``) one for EVERY integer ``v = 1 .. max`` training count of ``t``.
 
+The count-based encodings (binary, TF, log-TF, TF-IDF) expect term counts: non-integer or
+negative input (e.g. ``TfidfVectorizer`` output) gives a
+[`NonCountInputWarning`][termweight.encoding.NonCountInputWarning] in ``fit`` and ``transform``.
+
 Outputs are CSR by default; ``sparse_output=False`` gives a dense array, which also allows
-``set_output(transform="pandas")``. ``get_feature_names_out`` keeps the input's column names
-(``term>=3`` for the ordinal features).
+``set_output(transform="pandas")``. A dense output larger than
+[termweight.encoding.MAX_DENSE_BYTES][] (1 GiB; the environment variable
+``TERMWEIGHT_MAX_DENSE_BYTES`` overrides it) is refused with a ``ValueError`` naming its size.
+``get_feature_names_out`` keeps the input's column names (``term>=3`` for the ordinal features).
 """
 
 from __future__ import annotations
+
+import os
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,19 +51,20 @@ def _csr(X) -> sp.csr_matrix:
 
 
 def binary(X) -> sp.csr_matrix:
-    """``[X > 0]`` as float64 CSR."""
+    """Binary presence ``[X > 0]`` as float64 CSR (the "bxx" of Salton & Buckley 1988)."""
     return presence(X)
 
 
 def log_tf(X) -> sp.csr_matrix:
-    """``log(1 + X)`` on the stored entries."""
+    """Log-TF ``ln(1 + tf)`` on the stored entries (Dumais 1991; Lan et al. 2009's "log(1+tf)")."""
     X = _csr(X).copy()
     np.log1p(X.data, out=X.data)
     return X
 
 
 def l2_normalize(X) -> sp.csr_matrix:
-    """Scale each row to unit Euclidean norm (zero rows stay zero)."""
+    """Scale each row to unit Euclidean norm ``x / ||x||_2`` (cosine normalisation; zero rows stay
+    zero)."""
     X = _csr(X).copy()
     sq = np.asarray(X.multiply(X).sum(axis=1)).ravel()
     norms = np.sqrt(sq)
@@ -62,7 +74,7 @@ def l2_normalize(X) -> sp.csr_matrix:
 
 
 def idf_weights(X) -> np.ndarray:
-    """``log(N / df_j)`` over the rows of ``X`` (:func:`termweight.scoring.idf`; 0 if df = 0)."""
+    """``log(N / df_j)`` over the rows of ``X`` ([`idf`][termweight.scoring.idf]; 0 if df = 0)."""
     from termweight import scoring
 
     df = np.diff(presence(X).tocsc().indptr).astype(np.float64)
@@ -74,7 +86,8 @@ def encode(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
 
     ``binary``/``tf``/``logtf``: the base encoding, columns multiplied by ``weights`` if given;
     ``tfidf``: ``tf * weights`` (the training idf) then L2-normalised rows. The benchmark's
-    :data:`EXTRA_BASES` (``ntf``, ``ltc``, ``bm25tf``; ``avgdl`` for ``bm25tf``): :func:`encode_extra`.
+    [termweight.encoding.EXTRA_BASES][] (``ntf``, ``ltc``, ``bm25tf``; ``avgdl`` for ``bm25tf``):
+    [`encode_extra`][termweight.encoding.encode_extra].
     """
     if kind in EXTRA_BASES:
         return encode_extra(X, kind, weights, avgdl)
@@ -86,7 +99,7 @@ def encode(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
     return base if weights is None else scale_columns(base, weights)
 
 
-#: Base encodings beyond :data:`BASE_ENCODINGS` (the benchmark's; :func:`encode` only).
+#: Base encodings beyond ``BASE_ENCODINGS`` (the benchmark's; ``encode`` only).
 EXTRA_BASES = ("ntf", "ltc", "bm25tf")
 #: Bases whose ``weights`` are the training idf (required).
 IDF_BASES = ("tfidf", "ltc")
@@ -124,7 +137,7 @@ def encode_extra(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
     - ``ntf``: ``tf / ||tf||_2`` (cosine-normalised TF, Kim 2016's documents x_i);
     - ``ltc``: ``(1 + ln tf) * idf`` then L2-normalised rows (SMART ltc, "sublinear TF-IDF",
       Salton & Buckley 1988; ``weights`` = the training idf, required);
-    - ``bm25tf``: :func:`bm25_tf` with the training ``avgdl`` (required).
+    - ``bm25tf``: [`bm25_tf`][termweight.encoding.bm25_tf] with the training ``avgdl`` (required).
     """
     if kind == "ntf":
         base = l2_normalize(X)
@@ -148,28 +161,117 @@ def scale_columns(X, weights) -> sp.csr_matrix:
     return X
 
 
+#: Largest dense output (bytes) that ``sparse_output=False`` may allocate: 1 GiB. The environment
+#: variable ``TERMWEIGHT_MAX_DENSE_BYTES`` (an integer number of bytes), read at each transform,
+#: overrides it; setting this constant changes it for the running process.
+MAX_DENSE_BYTES = 2**30
+
+
+def max_dense_bytes() -> int:
+    """The dense-output limit in bytes: ``TERMWEIGHT_MAX_DENSE_BYTES`` if set, else
+    [termweight.encoding.MAX_DENSE_BYTES][]."""
+    raw = os.environ.get("TERMWEIGHT_MAX_DENSE_BYTES", "").strip()
+    if not raw:
+        return int(MAX_DENSE_BYTES)
+    try:
+        return int(float(raw))
+    except ValueError:
+        raise ValueError(f"TERMWEIGHT_MAX_DENSE_BYTES={raw!r} is not a number of bytes") from None
+
+
 def _output(X, sparse_output: bool):
-    """``X`` as CSR, or as a dense ndarray when ``sparse_output`` is False."""
-    return X if sparse_output else X.toarray()
+    """``X`` as CSR, or as a dense float64 ndarray when ``sparse_output`` is False.
+
+    Refuses (``ValueError``) a dense array above [`max_dense_bytes`][termweight.encoding.max_dense_bytes].
+    """
+    if sparse_output:
+        return X
+    n_rows, n_cols = X.shape
+    need, limit = n_rows * n_cols * 8, max_dense_bytes()
+    if need > limit:
+        raise ValueError(
+            f"dense output would need {need / 1e9:.1f} GB ({n_rows:,} x {n_cols:,} float64), "
+            f"above the {limit:,}-byte limit ({limit / 2**30:.3g} GiB); use sparse_output=True, "
+            "or raise the limit with the environment variable TERMWEIGHT_MAX_DENSE_BYTES or "
+            "termweight.encoding.MAX_DENSE_BYTES")
+    return X.toarray()
+
+
+class NonCountInputWarning(UserWarning):
+    """Count-based encoding (binary, tf, logtf, tfidf bases) fed values that are not counts."""
+
+
+def _warn_if_not_counts(X, owner: str) -> None:
+    """Warn once per call if the values of ``X`` (CSR or ndarray) are not non-negative integers.
+
+    Vectorised over the stored entries: ``X.data != round(X.data)`` or ``X.data < 0``.
+    """
+    data = X.data if sp.issparse(X) else np.asarray(X).ravel()
+    if not data.size:
+        return
+    frac = data != np.round(data)
+    neg = data < 0
+    if frac.any() or neg.any():
+        example = data[frac | neg][0]
+        what = "non-integer" if frac.any() else "negative"
+        warnings.warn(
+            f"{owner} expects term counts (e.g. CountVectorizer output) but X has {what} values "
+            f"(e.g. {example:.4g}; {int(np.count_nonzero(frac | neg)):,} of {data.size:,} stored "
+            "entries), such as TfidfVectorizer output; the base encoding will treat them as "
+            "counts (binary makes every one 1)", NonCountInputWarning, stacklevel=3)
 
 
 _SPARSE_OUTPUT = {"sparse_output": ["boolean"]}
 
 
 class TermEncoder(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Unsupervised term encoding: ``binary``, ``tf``, ``logtf`` or ``tfidf`` (cosine-normalised).
+    """Unsupervised term encoding of count rows: binary, TF, log-TF or cosine TF-IDF.
+
+    ``binary`` ``[tf > 0]``; ``tf`` the raw count; ``logtf`` ``ln(1 + tf)``; ``tfidf``
+    ``tf * ln(N / df)`` with ``N``, ``df`` from the training rows, rows then scaled to unit L2
+    norm (Salton & Buckley 1988; Joachims 1998). See [methods: encoding][methods-encoding].
 
     Parameters
     ----------
-    kind : {"binary", "tf", "logtf", "tfidf"}
-        For ``tfidf``, ``idf_j = log(N / df_j)`` is learned in ``fit`` from the training rows
-        (0 for a term absent from training), and rows are L2-normalised after weighting.
-    sparse_output : bool, default True
-        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``).
+    kind : {"binary", "tf", "logtf", "tfidf"}, default="tf"
+        The encoding. For ``"tfidf"``, ``idf_j = ln(N / df_j)`` is learned in ``fit`` from the
+        training rows (0 for a term absent from training), and rows are L2-normalised after
+        weighting.
+    sparse_output : bool, default=True
+        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``),
+        refused above [termweight.encoding.MAX_DENSE_BYTES][] (1 GiB, or the environment variable
+        ``TERMWEIGHT_MAX_DENSE_BYTES``).
 
     Attributes
     ----------
-    idf_ : ndarray (n_features,), only for ``kind="tfidf"``.
+    idf_ : ndarray of shape (n_features,)
+        The training idf; only for ``kind="tfidf"``.
+    n_features_in_ : int
+        Number of input columns seen in ``fit``.
+
+    Raises
+    ------
+    ValueError
+        From ``transform`` with ``sparse_output=False`` when the dense output would exceed the
+        limit; the message names the size.
+
+    Warns
+    -----
+    NonCountInputWarning
+        In ``fit`` and ``transform`` when ``X`` holds non-integer or negative values (the
+        encodings assume term counts), e.g. ``TfidfVectorizer`` output.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight import TermEncoder
+    >>> X = np.array([[2, 0, 1], [0, 3, 1]])
+    >>> TermEncoder("binary").fit_transform(X).toarray()
+    array([[1., 0., 1.],
+           [0., 1., 1.]])
+    >>> np.round(TermEncoder("tfidf", sparse_output=False).fit_transform(X), 3)
+    array([[1., 0., 0.],
+           [0., 1., 0.]])
     """
 
     _parameter_constraints = {"kind": [StrOptions(set(BASE_ENCODINGS))], **_SPARSE_OUTPUT}
@@ -180,7 +282,22 @@ class TermEncoder(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
+        """Learn the training idf (``kind="tfidf"``) from count rows ``X``; ``y`` is ignored.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Term counts of the training documents.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : TermEncoder
+            The fitted encoder.
+        """
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64)
+        _warn_if_not_counts(X, f"TermEncoder(kind={self.kind!r})")
         if self.kind == "tfidf":
             self.idf_ = idf_weights(X)
         elif hasattr(self, "idf_"):  # refit with another kind: drop the stale idf
@@ -188,8 +305,21 @@ class TermEncoder(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
+        """Encode count rows ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Term counts.
+
+        Returns
+        -------
+        Z : sparse matrix or ndarray of shape (n_samples, n_features)
+            CSR, or a dense array when ``sparse_output=False``.
+        """
         check_is_fitted(self, "n_features_in_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        _warn_if_not_counts(X, f"TermEncoder(kind={self.kind!r})")
         out = encode(X, self.kind, getattr(self, "idf_", None) if self.kind == "tfidf" else None)
         return _output(out, self.sparse_output)
 
@@ -200,31 +330,76 @@ class TermEncoder(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
 
 class SupervisedScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
-    """Scale columns by a supervised metric (Forman 2008, BNS scaling); binary, K-class, multi-label.
+    """Scale term columns by a supervised metric; binary, K-class and multi-label targets.
+
+    ``z_ij = w_j * f(x_ij)`` with ``f`` the base encoding of the counts (``binary``
+    ``[tf > 0]``, ``tf``, ``logtf`` ``ln(1 + tf)``) and ``w_j >= 0`` the training score of term
+    ``j`` under ``metric`` (Forman 2008, CIKM, "BNS feature scaling"; Lan, Tan, Su & Lu 2009,
+    TPAMI 31(4), tf-rf), then each row scaled to unit L2 norm when ``norm="l2"``. The defaults
+    (``metric="idf"``, ``base="logtf"``, ``norm="l2"``) are the setting measured best on
+    four corpora (20 Newsgroups, R52, R8, WebKB), documented on the defaults page of these docs.
 
     ``fit(X, y)`` computes the metric's scaling weights (finite, >= 0;
-    :func:`termweight.scoring.as_scaling_weights`) from the training rows' contingency tables of
-    each one-vs-rest task of ``y`` (:func:`termweight.scoring.one_vs_rest`): a binary ``y`` is the
-    one task ``y == positive`` (1 for 0/1 or boolean labels); K > 2 classes give K tasks and a
+    [`as_scaling_weights`][termweight.scoring.as_scaling_weights]) from the training rows'
+    contingency tables of each one-vs-rest task of ``y``
+    ([`one_vs_rest`][termweight.scoring.one_vs_rest]): a binary ``y`` is the one task
+    ``y == positive`` (1 for 0/1 or boolean labels); K > 2 classes give K tasks and a
     label-indicator matrix one per column, whose weights ``w[c, j]`` are combined per term by
     ``combine``: ``"max"`` ``w_j = max_c w[c, j]`` or ``"avg"`` ``w_j = sum_c P(c) w[c, j]``
-    (class prior ``P(c) = pos_c / sum pos``; Yang & Pedersen 1997). ``transform`` multiplies each
-    column by its weight, on binary or TF input. No per-document normalisation unless ``norm="l2"``.
+    (class prior ``P(c) = pos_c / sum pos``; Yang & Pedersen 1997). See
+    [methods: scoring][methods-scoring] and [methods: encoding][methods-encoding].
 
     Parameters
     ----------
-    metric : str, default "bns"
-        A name in :data:`termweight.scoring.METRICS`.
-    base : {"binary", "tf", "logtf"}, default "binary"
-    norm : {"l2", None}, default None
-    combine : {"max", "avg"}, default "max"
-        Only used with more than one task.
-    sparse_output : bool, default True
+    metric : str, default="idf"
+        A name in [termweight.scoring.METRICS][] (``python -m termweight list metrics``).
+    base : {"binary", "tf", "logtf"}, default="logtf"
+        The encoding of the counts before scaling.
+    norm : {"l2"} or None, default="l2"
+        ``"l2"`` scales each output row to unit Euclidean norm; None leaves rows as they are.
+    combine : {"max", "avg"}, default="max"
+        How the per-task weights become one weight per term; only used with more than one task.
+    sparse_output : bool, default=True
+        CSR output; False gives a dense ndarray, refused above
+        [termweight.encoding.MAX_DENSE_BYTES][] (1 GiB, or the environment variable
+        ``TERMWEIGHT_MAX_DENSE_BYTES``).
 
     Attributes
     ----------
-    weights_ : ndarray (n_features,), the combined column scales.
-    task_weights_ : ndarray (n_tasks, n_features), the per-task scales (one row for binary y).
+    weights_ : ndarray of shape (n_features,)
+        The combined column scales.
+    task_weights_ : ndarray of shape (n_tasks, n_features)
+        The per-task scales (one row for a binary ``y``).
+    n_features_in_ : int
+        Number of input columns seen in ``fit``.
+
+    Raises
+    ------
+    ValueError
+        From ``fit`` for an unknown ``metric`` (naming the known ones) or a missing ``y``; from
+        ``transform`` with ``sparse_output=False`` when the dense output would exceed the limit.
+
+    Warns
+    -----
+    NonCountInputWarning
+        In ``fit`` and ``transform`` when ``X`` holds non-integer or negative values: every base
+        assumes term counts (``TfidfVectorizer`` output would be binarised or log-scaled as if
+        it were counts).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight import SupervisedScaler
+    >>> X = np.array([[3, 0, 1], [2, 0, 1], [0, 4, 1], [0, 1, 1]])
+    >>> y = np.array([1, 1, 0, 0])
+    >>> sc = SupervisedScaler(metric="rf").fit(X, y)
+    >>> np.round(sc.weights_, 3)  # log2(2 + a / max(1, c)) with a, c = pos / neg docs with term
+    array([2., 1., 1.])
+    >>> np.round(sc.transform(X).toarray(), 3)
+    array([[0.992, 0.   , 0.124],
+           [0.985, 0.   , 0.171],
+           [0.   , 0.918, 0.397],
+           [0.   , 0.707, 0.707]])
     """
 
     _parameter_constraints = {
@@ -233,7 +408,8 @@ class SupervisedScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         **_SPARSE_OUTPUT,
     }
 
-    def __init__(self, metric="bns", base="binary", norm=None, combine="max", sparse_output=True):
+    def __init__(self, metric="idf", base="logtf", norm="l2", combine="max",
+                 sparse_output=True):
         self.metric = metric
         self.base = base
         self.norm = norm
@@ -242,19 +418,47 @@ class SupervisedScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
+        """Compute the column scales from count rows ``X`` and target ``y``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Term counts of the training documents (a term is "present" where its count is > 0).
+        y : array-like of shape (n_samples,) or (n_samples, n_labels)
+            Class labels, or a 0/1 label-indicator matrix (multi-label).
+
+        Returns
+        -------
+        self : SupervisedScaler
+            The fitted scaler.
+        """
         from termweight import scoring
 
         scoring.check_metric(self.metric)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, multi_output=True)
+        _warn_if_not_counts(X, f"SupervisedScaler(base={self.base!r})")
         self.task_weights_, self.weights_ = scoring.term_scores(self.metric, X, y, self.combine,
                                                                 scaling=True)
         return self
 
     def transform(self, X):
+        """Encode count rows ``X`` with ``base``, scale column ``j`` by ``weights_[j]``, normalise.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Term counts.
+
+        Returns
+        -------
+        Z : sparse matrix or ndarray of shape (n_samples, n_features)
+            CSR, or a dense array when ``sparse_output=False``.
+        """
         check_is_fitted(self, "weights_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        _warn_if_not_counts(X, f"SupervisedScaler(base={self.base!r})")
         out = encode(X, self.base, self.weights_)
         return _output(l2_normalize(out) if self.norm == "l2" else out, self.sparse_output)
 
@@ -300,19 +504,48 @@ class ThresholdEncoder(TransformerMixin, BaseEstimator):
     the non-zeros: every stored entry counts its term's thresholds <= its value, all entries one
     threshold rank at a time, then expands with ``np.repeat``.
 
+    See [methods: ordinal][methods-ordinal].
+
     Parameters
     ----------
-    thresholds : {"distinct", "every"}, default "distinct".
-    sparse_output : bool, default True
-        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``).
+    thresholds : {"distinct", "every"}, default="distinct"
+        ``"distinct"``: one feature per distinct nonzero training value of the term;
+        ``"every"``: one per integer ``1 .. max`` training value (integer counts only).
+    sparse_output : bool, default=True
+        CSR output; False gives a dense ndarray (needed for ``set_output(transform="pandas")``),
+        refused above [termweight.encoding.MAX_DENSE_BYTES][] (1 GiB, or the environment variable
+        ``TERMWEIGHT_MAX_DENSE_BYTES``).
 
     Attributes
     ----------
-    thresholds_ : ndarray, all thresholds, grouped by term in column order, ascending.
-    feature_ptr_ : ndarray (n_features_in_ + 1,), term j owns outputs ``feature_ptr_[j]:[j+1]``.
-    n_features_out_ : int, the feature count after encoding.
-    mean_values_per_term_ : float, mean number of thresholds per term present in training (the
-        mean number of distinct nonzero values for ``"distinct"``).
+    thresholds_ : ndarray
+        All thresholds, grouped by term in column order, ascending.
+    threshold_terms_ : ndarray
+        The input column of each threshold.
+    feature_ptr_ : ndarray of shape (n_features_in_ + 1,)
+        Term ``j`` owns the outputs ``feature_ptr_[j]:feature_ptr_[j + 1]``.
+    n_features_out_ : int
+        The feature count after encoding.
+    mean_values_per_term_ : float
+        Mean number of thresholds per term present in training (the mean number of distinct
+        nonzero values for ``"distinct"``).
+
+    Raises
+    ------
+    ValueError
+        From ``fit`` with ``thresholds="every"`` on non-integer values; from ``transform`` with
+        ``sparse_output=False`` when the dense output would exceed the limit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight import ThresholdEncoder
+    >>> X = np.array([[1, 0], [3, 2], [0, 2]])
+    >>> enc = ThresholdEncoder().fit(X)
+    >>> enc.get_feature_names_out().tolist()
+    ['x0>=1', 'x0>=3', 'x1>=2']
+    >>> enc.transform(np.array([[2, 5]])).toarray()
+    array([[1., 0., 1.]])
     """
 
     _parameter_constraints = {"thresholds": [StrOptions({"distinct", "every"})], **_SPARSE_OUTPUT}

@@ -3,6 +3,9 @@ with no warning. (Every snippet runs in tests/test_doc_snippets.py.)"""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import os
 import re
 import subprocess
@@ -110,6 +113,69 @@ def test_scoring_metric_table_renders_as_a_table(site):
     assert metric, "no <table> lists the metrics on the scoring API page"
     assert any(re.search(r"\bmax\b", t) and re.search(r"\bavg\b", t) for t in tables), \
         "no <table> lists the rules max and avg on the scoring API page"
+
+
+HEADING = re.compile(r'id="(termweight(?:\.\w+)+)" class="doc doc-heading"')
+ROW = re.compile(r"<tr\b.*?</tr>", flags=re.S)
+CELL = re.compile(r"<td\b.*?>(.*?)</td>", flags=re.S)
+
+
+def _parameter_rows(html: str):
+    """``(object path, parameter, rendered default)`` of every row of a Parameters table."""
+    heads = list(HEADING.finditer(html))
+    for i, head in enumerate(heads):
+        chunk = html[head.end():heads[i + 1].start() if i + 1 < len(heads) else len(html)]
+        m = re.search(r"Parameters:.*?<tbody>(.*?)</tbody>", chunk, flags=re.S)
+        if not m:
+            continue
+        for row in ROW.findall(m.group(1)):
+            cells = [" ".join(_text(c).split()) for c in CELL.findall(row)]
+            if len(cells) == 4:
+                yield head.group(1), cells[0].lstrip("*"), cells[3]
+
+
+def _resolve(path: str):
+    parts = path.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            obj = getattr(obj, attr)
+        return obj
+    raise ImportError(path)
+
+
+def _renders(default) -> set[str]:
+    if default is inspect.Parameter.empty:
+        return {"required"}
+    return {repr(default), str(default), getattr(default, "__name__", repr(default))}
+
+
+def test_rendered_defaults_are_the_signatures(site):
+    """The Default column of every parameter table on the API pages is the signature's default
+    (the issue: TermEncoder's table said "binary", its signature 'tf')."""
+    rows, bad = 0, []
+    for name, html in _pages(site).items():
+        if not name.startswith("api"):
+            continue
+        for path, param, shown in _parameter_rows(html):
+            obj = _resolve(path)
+            sig = inspect.signature(obj.__init__ if inspect.isclass(obj) else obj)
+            if param not in sig.parameters or sig.parameters[param].kind in (
+                    inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                continue
+            rows += 1
+            default = sig.parameters[param].default
+            try:
+                same = ast.literal_eval(shown) == default and shown != "required"
+            except (ValueError, SyntaxError):
+                same = False
+            if not (same or shown in _renders(default)):
+                bad.append(f"{path}({param}): page shows {shown!r}, signature {default!r}")
+    assert rows > 40, rows
+    assert not bad, "\n".join(bad)
 
 
 METHOD_ANCHORS = ("methods-preprocessing", "methods-scoring", "methods-ordinal", "methods-encoding",

@@ -379,3 +379,41 @@ def test_20news_reads_extracted_tree(tmp_path):
     docs = parse_20news(tmp_path)
     assert docs.doc_ids == ["train/sci.space/2", "train/sci.space/10", "test/alt.atheism/7"]
     assert docs.texts[0] == "hi \xe9\nbody\n" and docs.classes == ["alt.atheism", "sci.space"]
+
+
+def test_locate_follows_the_lookup_of_fetch(tmp_path):
+    """Raw copy first, then the mirror's, then an archive at hand; None: only a download."""
+    from termweight.datasets import get_dataset
+    from termweight.datasets.fetch import ARCHIVE_DIR, locate
+
+    spec = get_dataset("oh0")  # one file, taken out of 19MclassTextWc.zip without a URL of its own
+    dest, mirror = tmp_path / "raw", tmp_path / "mirror"
+    assert locate(spec, dest, mirror) == {"oh0.wc.arff": None}
+    (mirror / "forman19").mkdir(parents=True)
+    (mirror / "forman19" / spec.files[0].archive.name).write_bytes(b"zip")
+    assert locate(spec, dest, mirror)["oh0.wc.arff"] == mirror / "forman19/19MclassTextWc.zip"
+    assert locate(spec, dest, None) == {"oh0.wc.arff": None}
+    (dest / ARCHIVE_DIR).mkdir(parents=True)
+    (dest / ARCHIVE_DIR / "19MclassTextWc.zip").write_bytes(b"zip")
+    assert locate(spec, dest, None)["oh0.wc.arff"] == dest / ARCHIVE_DIR / "19MclassTextWc.zip"
+    (mirror / "forman19/oh0.wc.arff").write_text("@relation x")
+    assert locate(spec, dest, mirror)["oh0.wc.arff"] == mirror / "forman19/oh0.wc.arff"
+    (dest / "oh0.wc.arff").write_text("@relation x")
+    assert locate(spec, dest, mirror)["oh0.wc.arff"] == dest / "oh0.wc.arff"
+    assert locate(get_dataset("bbc"), dest, mirror) == {}  # bundled: no files
+
+
+def test_every_dataset_is_described():
+    from termweight.datasets import DATASETS
+
+    assert all(spec.description.strip() for spec in DATASETS.values())
+
+
+def test_dataset_docstring_examples_run():
+    import doctest
+    import importlib
+
+    for name in ("registry", "fetch"):  # the package's ``fetch`` is the function: import modules
+        module = importlib.import_module(f"termweight.datasets.{name}")
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

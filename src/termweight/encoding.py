@@ -393,13 +393,13 @@ class SupervisedScaler(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     >>> X = np.array([[3, 0, 1], [2, 0, 1], [0, 4, 1], [0, 1, 1]])
     >>> y = np.array([1, 1, 0, 0])
     >>> sc = SupervisedScaler(metric="rf").fit(X, y)
-    >>> np.round(sc.weights_, 3)  # log2(2 + a / max(1, c)) with a, c = pos / neg docs with term
-    array([2., 1., 1.])
-    >>> np.round(sc.transform(X).toarray(), 3)
-    array([[0.992, 0.   , 0.124],
-           [0.985, 0.   , 0.171],
-           [0.   , 0.918, 0.397],
-           [0.   , 0.707, 0.707]])
+    >>> np.round(sc.weights_, 3)  # log2(2 + a / max(1, c)), a / c: positive / negative docs with it
+    array([2.   , 1.   , 1.585])
+    >>> np.round(sc.transform(X).toarray(), 3)  # ln(1 + tf) * w, rows scaled to unit L2 norm
+    array([[0.93 , 0.   , 0.368],
+           [0.894, 0.   , 0.447],
+           [0.   , 0.826, 0.564],
+           [0.   , 0.534, 0.846]])
     """
 
     _parameter_constraints = {

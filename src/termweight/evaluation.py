@@ -1,4 +1,4 @@
-"""Evaluation measures (../shared/METHODS.md section 7).
+"""Evaluation measures ([methods: evaluation][methods-evaluation]).
 
 Per task (category) from the confusion counts ``TP, FP, FN, TN`` of its binary decisions:
 accuracy ``(TP+TN)/n``, precision ``TP/(TP+FP)``, recall ``TP/(TP+FN)``,

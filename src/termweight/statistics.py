@@ -9,7 +9,8 @@ every cell of it follows from four numbers computed on the TRAINING rows only::
     N        = #training docs
 
 with ``fp = df - tp``, ``fn = pos - tp``, ``tn = N - pos - fp`` for the one-vs-rest task of class c.
-"Containing" means count > 0 (METHODS.md section 0), also when the features are TF counts.
+"Containing" means count > 0 ([methods: scoring][methods-scoring]), also when the features are
+TF counts.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ class TermStats:
 
     @classmethod
     def load(cls, path) -> TermStats:
-        """Read statistics written by :meth:`save`, checked (:mod:`termweight.intermediates`)."""
+        """Read statistics written by ``save``, checked (``termweight.intermediates``)."""
         from termweight.intermediates import load
 
         a, _ = load("stats", path, keys=("tp", "pos", "df", "n_docs"))
@@ -82,7 +83,9 @@ def presence(X) -> sp.csr_matrix:
 
 
 def term_stats(X, Y) -> TermStats:
-    """Compute :class:`TermStats` from training rows ``X`` (docs x terms) and indicator ``Y``.
+    """Compute [`TermStats`][termweight.statistics.TermStats] from rows ``X`` and indicator ``Y``.
+
+    ``X``: training rows (docs x terms); ``Y``: (docs x tasks) 0/1 indicator.
 
     One sparse product ``Y^T B``: cost O(nnz(X) * labels per doc), no dense docs x terms array.
     """

@@ -1,6 +1,6 @@
 """Tokenising, stop-word removal, Porter stemming and the document-term count matrix.
 
-Pipeline (../shared/METHODS.md section 1; Esuli & Sebastiani, Mukras et al., Kim):
+Pipeline ([methods: preprocessing][methods-preprocessing]; Esuli & Sebastiani, Mukras et al., Kim):
 
 1. lower-case (Unicode ``str.lower``);
 2. split into maximal runs of letters and digits (``[^\\W_]+``): punctuation separates tokens,

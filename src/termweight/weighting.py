@@ -1,13 +1,13 @@
 """The benchmark's weightings: which encodings ``weightings: all`` means, and learned weightings.
 
-An encoding is ``<base>`` or ``<base>-<weighting>`` (:func:`encoding_parts`):
+An encoding is ``<base>`` or ``<base>-<weighting>`` (``encoding_parts``):
 
-- unsupervised bases :data:`UNSUPERVISED` (``binary``, ``tf``, cosine ``tfidf``, sublinear
-  ``ltc``) and ``bm25tf-idf`` (BM25: TF saturation x idf, :func:`termweight.encoding.bm25_tf`);
-- every supervised scaling registered in :data:`termweight.scoring.WEIGHTINGS` on each of its
+- unsupervised bases ``UNSUPERVISED`` (``binary``, ``tf``, cosine ``tfidf``, sublinear
+  ``ltc``) and ``bm25tf-idf`` (BM25: TF saturation x idf, [`bm25_tf`][termweight.encoding.bm25_tf]);
+- every supervised scaling registered in [termweight.scoring.WEIGHTINGS][] on each of its
   bases (Forman's 15 on ``binary`` and ``tf``; Kim's five on ``ntf``; delta-idf on ``tf``),
-  ``none`` meaning the plain base; :func:`termweight.scoring.register_weighting` adds one;
-- the weightings of :data:`LEARNED`, computed in the encode step from the training rows rather
+  ``none`` meaning the plain base; [`register_weighting`][termweight.scoring.register_weighting] adds one;
+- the weightings of ``LEARNED``, computed in the encode step from the training rows rather
   than from one task's contingency cells: ``ntf-mixch`` (fitted by a model per task) and
   ``tf-igm`` (every class's frequencies at once).
 
@@ -35,7 +35,7 @@ def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, 
     ``b_cj``: the scaling weights of Kim's five bases for task ``c`` (from ``scores``, the training
     statistics), each rescaled so that the weighted training documents have unit root-mean-square
     norm (``1 / sqrt(mean_i ||b_cj * x_i||^2)``, vectorised over bases, tasks and terms);
-    ``alpha_c`` from :class:`termweight.learners.kim.MixCH` (hinge-loss SVM, C, no intercept)
+    ``alpha_c`` from ``termweight.learners.kim.MixCH`` (hinge-loss SVM, C, no intercept)
     fitted on the training rows ``X_train`` of task ``c`` only. A task without a training
     positive or negative gets ``alpha = 1/J``.
     """
@@ -58,7 +58,7 @@ def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, 
 
 
 def igm_weights(X_train, Y_train, scores=None) -> np.ndarray:
-    """tf-igm's global weight ``1 + 7 igm`` (:func:`termweight.scoring.igm`, Chen et al. 2016)
+    """tf-igm's global weight ``1 + 7 igm`` ([`igm`][termweight.scoring.igm], Chen et al. 2016)
     from the class document frequencies of the training rows; the same row for every task."""
     from termweight.statistics import term_stats
 
@@ -70,7 +70,7 @@ def igm_weights(X_train, Y_train, scores=None) -> np.ndarray:
 #: step that checks or lists names does not run (nor depend on) the learners behind them.
 LEARNED = {"mixch": (("ntf",), scoring.KIM_BASES),
            "igm": (("tf",), ())}
-#: the same names -> the function that computes the weights (:func:`learned_weights`)
+#: the same names -> the function that computes the weights (``learned_weights``)
 _LEARNED_FUNCTIONS = {"mixch": mixch_weights, "igm": igm_weights}
 
 
@@ -91,7 +91,7 @@ def all_encodings() -> list[str]:
 
 
 def benchmark_encodings(weightings) -> list[str]:
-    """``"all"`` -> :func:`all_encodings`; a list is taken as it is."""
+    """``"all"`` -> ``all_encodings``; a list is taken as it is."""
     return all_encodings() if weightings == "all" else list(weightings)
 
 

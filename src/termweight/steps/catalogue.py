@@ -57,9 +57,11 @@ def _mirror(args):
     path = _params_file(args)
     if path is None:
         return None
-    from termweight.config import load_params
+    from termweight.config import read_yaml  # the one key: no schema validation (1 s)
 
-    return load_params(path).get("mirror")
+    params = read_yaml(path)
+    mirror = params.get("mirror") if isinstance(params, dict) else None
+    return mirror if isinstance(mirror, str) else None
 
 
 def dataset_status(spec, raw: str = "data/raw/{dataset}", mirror=None) -> tuple[str, str]:

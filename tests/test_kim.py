@@ -12,6 +12,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
+from termweight.learners import TrivialModelWarning
 from termweight.learners.kim import (
     MiniMax,
     MixCH,
@@ -104,7 +105,7 @@ def test_project_simplex():
 def test_minimax_single_base_matches_liblinear_hinge():
     X, y, B = _problem(n=150, d=30, J=1)
     C = 0.5
-    mm = MiniMax(B, C=C, solver="exact", tol=1e-7, max_iter=3000).fit(X, y)
+    mm = MiniMax(B, C=C, solver="exact", tol=1e-7, max_iter=3000, normalize=None).fit(X, y)
     ref = LinearSVC(C=C, loss="hinge", dual=True, fit_intercept=False, tol=1e-10,
                     max_iter=1_000_000, random_state=0).fit(X @ sp.diags_array(B[0]), y)
     ypm = 2.0 * y - 1.0
@@ -122,7 +123,7 @@ def test_minimax_exact_matches_bruteforce_qp(fit_intercept):
     X, y, B = _problem(n=25, d=5, J=3, seed=4, noise=0.2)
     C = 1.0
     mm = MiniMax(B, C=C, solver="exact", tol=1e-8, max_iter=5000,
-                 fit_intercept=fit_intercept).fit(X, y)
+                 fit_intercept=fit_intercept, normalize=None).fit(X, y)
     # epigraph QP: min ||v||^2/(2C) + sum xi, xi_i >= 1 - m_ij(v), xi >= 0 (SLSQP, dense, tiny)
     Xd, ypm, n = X.toarray(), 2.0 * y - 1.0, X.shape[0]
     Z = ypm[:, None, None] * (B[None, :, :] * Xd[:, None, :])  # (n, J, d)
@@ -144,8 +145,8 @@ def test_minimax_exact_matches_bruteforce_qp(fit_intercept):
 
 def test_subgradient_history_and_gap_to_exact():
     X, y, B = _problem(n=100, d=20, J=3, noise=0.2)
-    sg = MiniMax(B, C=0.1, solver="subgradient", max_iter=300).fit(X, y)
-    ex = MiniMax(B, C=0.1, solver="exact", tol=1e-6).fit(X, y)
+    sg = MiniMax(B, C=0.1, solver="subgradient", max_iter=300, normalize=None).fit(X, y)
+    ex = MiniMax(B, C=0.1, solver="exact", tol=1e-6, normalize=None).fit(X, y)
     h = sg.history_
     assert len(h["objective"]) == 301 and len(h["iter_time"]) == 301
     assert np.all(np.diff(h["best_objective"]) <= 0)
@@ -156,8 +157,9 @@ def test_subgradient_history_and_gap_to_exact():
 
 def test_majority_vote_hand_made():
     X0 = sp.csr_matrix(np.array([[1.0, 0.0], [0.0, 1.0]]))
-    est = MiniMax(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]), solver="exact").fit(
-        X0, np.array(["a", "b"]))
+    with pytest.warns(TrivialModelWarning, match="w = 0"):  # base 3 never separates doc 2
+        est = MiniMax(np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]), solver="exact",
+                      normalize=None).fit(X0, np.array(["a", "b"]))
     est.coef_ = np.array([1.0, -1.0])
     est.intercept_ = np.array([0.0])
     X = sp.csr_matrix(np.array([[10.0, 1.0], [1.0, 0.0], [0.0, 0.0]]))
@@ -167,7 +169,8 @@ def test_majority_vote_hand_made():
     est.set_params(voting="soft")
     assert est.predict(X).tolist() == ["b", "b", "a"]
     # J = 2: tied votes are broken by the sign of the mean margin
-    est2 = MiniMax(np.eye(2), solver="exact").fit(X0, np.array([0, 1]))
+    with pytest.warns(TrivialModelWarning, match="w = 0"):
+        est2 = MiniMax(np.eye(2), solver="exact", normalize=None).fit(X0, np.array([0, 1]))
     est2.coef_ = np.array([1.0, -1.0])
     Xt = sp.csr_matrix(np.array([[3.0, 1.0], [1.0, 3.0]]))
     assert est2.predict(Xt).tolist() == [1, 0]
@@ -185,7 +188,7 @@ def test_sklearn_conventions_and_ovr():
         seen.append((Xtr.shape[0], int(y01.sum())))
         return B
 
-    for est in (MixCH(bases, C=0.5, max_iter=5), MiniMax(bases, C=0.5, solver="exact")):
+    for est in (MixCH(bases, C=0.5, max_iter=5), MiniMax(bases, C=0.5, solver="exact", normalize=None)):
         params = est.get_params()
         assert params["C"] == 0.5 and params["base_weights"] is bases
         c = clone(est)
@@ -197,10 +200,10 @@ def test_sklearn_conventions_and_ovr():
     # the callable only ever saw the 60 training rows
     assert {s[0] for s in seen} == {60}
     with pytest.raises(ValueError, match="at least 2 classes"):
-        MiniMax(B).fit(X, np.zeros(X.shape[0]))
+        MiniMax(B, normalize=None).fit(X, np.zeros(X.shape[0]))
     with pytest.raises(ValueError, match="nonnegative"):
         MixCH(-B).fit(X, y3 > 0)
-    mm = MiniMax(None, solver="exact").fit(X, y3 > 0)  # None -> plain hinge SVM
+    mm = MiniMax(None, solver="exact", normalize=None).fit(X, y3 > 0)  # None -> plain hinge SVM
     np.testing.assert_allclose(mm.base_weights_, np.ones((1, X.shape[1])))
 
 
@@ -218,7 +221,7 @@ def test_minimax_l2_normalize_is_the_plain_problem_on_unit_weighted_documents():
     Z = normalize(X @ sp.diags_array(B[0]))
     C = 2.0
     mm = MiniMax(B, C=C, solver="exact", tol=1e-8, max_iter=3000, normalize="l2").fit(X, y)
-    ref = MiniMax(None, C=C, solver="exact", tol=1e-8, max_iter=3000).fit(Z, y)
+    ref = MiniMax(None, C=C, solver="exact", tol=1e-8, max_iter=3000, normalize=None).fit(Z, y)
     # the same w: w.(b * x) / ||b * x|| = w.z
     np.testing.assert_allclose(mm.coef_, ref.coef_, atol=1e-3)
     ypm = 2.0 * y - 1.0
@@ -235,16 +238,17 @@ def test_minimax_l2_normalize_ignores_the_scale_of_each_base():
     np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-3)
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
     # without normalisation the scale matters (the reason for the option)
-    c = MiniMax(B2, C=1.0, solver="exact", tol=1e-8, max_iter=3000).fit(X, y)
+    with pytest.warns(TrivialModelWarning, match="w = 0"):  # base 3 at 1e-2: no margin reaches 1
+        c = MiniMax(B2, C=1.0, solver="exact", tol=1e-8, max_iter=3000, normalize=None).fit(X, y)
     assert np.max(np.abs(c.coef_ - MiniMax(B, C=1.0, solver="exact", tol=1e-8,
-                                          max_iter=3000).fit(X, y).coef_)) > 1e-2
+                                          max_iter=3000, normalize=None).fit(X, y).coef_)) > 1e-2
     with pytest.raises(ValueError, match="normalize"):
         MiniMax(B, normalize="l1").fit(X, y)
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("make", [lambda B: MixCH(B, C=0.5, max_iter=5),
-                                  lambda B: MiniMax(B, C=0.5, solver="exact")],
+                                  lambda B: MiniMax(B, C=0.5, solver="exact", normalize=None)],
                          ids=["MixCH", "MiniMax"])
 def test_k_classes_fit_one_vs_rest(make):
     X, _, B = _problem(n=90, d=30, J=3)
@@ -266,26 +270,27 @@ def test_k_classes_fit_one_vs_rest(make):
 def test_minimax_path_reuses_cuts_with_the_same_certificate():
     X, y, B = _problem(n=150, d=40, J=3, seed=2, noise=0.2)
     Cs, tol = [0.1, 1.0, 10.0], 1e-3
-    path = minimax_path(MiniMax(B, solver="exact", tol=tol, max_iter=3000), X, y, Cs)
+    path = minimax_path(MiniMax(B, solver="exact", tol=tol, max_iter=3000, normalize=None), X, y, Cs)
     ypm = 2.0 * y - 1.0
     for C, est in zip(Cs, path, strict=True):
         assert est.C == C and est.converged_ and not hasattr(est, "_warm")
-        ref = MiniMax(B, C=C, solver="exact", tol=1e-9, max_iter=5000).fit(X, y)
+        ref = MiniMax(B, C=C, solver="exact", tol=1e-9, max_iter=5000, normalize=None).fit(X, y)
         f_star = ref.history_["best_objective"][-1]
         f = minimax_objective(X, ypm, B, est.coef_, C=C)
         assert f_star * (1 - 1e-9) <= f <= f_star * (1 + tol)
         # the lower bound from cuts gathered at other C is still a lower bound
         assert est.history_["lower_bound"][-1] <= f_star * (1 + 1e-9)
     # warm-started fits need fewer passes at the larger C than cold ones
-    cold = [MiniMax(B, C=C, solver="exact", tol=tol, max_iter=3000).fit(X, y).n_iter_ for C in Cs]
+    cold = [MiniMax(B, C=C, solver="exact", tol=tol, max_iter=3000, normalize=None).fit(X, y).n_iter_
+            for C in Cs]
     assert sum(e.n_iter_ for e in path[1:]) < sum(cold[1:])
 
 
 def test_minimax_few_cuts_aggregated_keep_a_valid_bound():
     X, y, B = _problem(n=150, d=40, J=3, seed=6, noise=0.2)
-    ref = MiniMax(B, C=5.0, solver="exact", tol=1e-9, max_iter=5000).fit(X, y)
+    ref = MiniMax(B, C=5.0, solver="exact", tol=1e-9, max_iter=5000, normalize=None).fit(X, y)
     f_star = ref.history_["best_objective"][-1]
-    few = MiniMax(B, C=5.0, solver="exact", tol=1e-4, max_iter=5000, max_cuts=8).fit(X, y)
+    few = MiniMax(B, C=5.0, solver="exact", tol=1e-4, max_iter=5000, max_cuts=8, normalize=None).fit(X, y)
     assert few.n_iter_ > 8  # cuts were aggregated
     assert few.converged_
     assert np.all(np.asarray(few.history_["lower_bound"]) <= f_star * (1 + 1e-9))
@@ -360,7 +365,7 @@ rng = np.random.default_rng(0)
 X = sp.random(60, 30, density=0.3, random_state=0, format="csr")
 y = rng.integers(0, 2, 60)
 for J in (1, 3, 5):  # the general and the unrolled margin loops
-    MiniMax(rng.random((J, 30)), solver="exact", tol=1e-6, max_cuts=5).fit(X, y)
+    MiniMax(rng.random((J, 30)), solver="exact", tol=1e-6, max_cuts=5, normalize=None).fit(X, y)
 for name in ("_margins", "_margins5", "minimax_cut", "simplex_qp", "rows_dot", "rows_combine",
              "loss_slope", "dot", "qp_value"):
     asm = "".join(getattr(_bundle, name).inspect_asm().values())
@@ -400,7 +405,7 @@ def test_compiled_loops_are_cached_outside_the_source_tree(tmp_path):
     env["XDG_CACHE_HOME"] = str(tmp_path)
     fit = ("import numpy as np; from termweight import MiniMax; rng = np.random.default_rng(0); "
            "X = rng.random((60, 8)); y = (X[:, 0] > 0.5).astype(int); "
-           "print(MiniMax(solver='exact').fit(X, y).score(X, y))")
+           "print(MiniMax(solver='exact', normalize=None).fit(X, y).score(X, y))")
     subprocess.run([sys.executable, "-c", fit], env=env, capture_output=True, text=True, check=True)
     assert {p for p in src.rglob("*") if p.suffix in (".nbi", ".nbc")} == before
     assert list((tmp_path / "termweight" / "numba").rglob("*.nbi"))

@@ -1,7 +1,7 @@
 """Multi-class scoring from the class x presence joint table, and Mukras et al.'s PRP.
 
 Source: Mukras, Wiratunga, Lothian, Chakraborti & Harper, "Information Gain Feature Selection for
-Ordinal Text Classification using Probability Re-distribution" (METHODS.md section 3).
+Ordinal Text Classification using Probability Re-distribution" ([methods: ordinal][methods-ordinal]).
 
 Probability model (document presence; the paper does not spell its estimator out): per term t,
 with ``T = sum_c pos[c]`` (= N training docs for single-label data)::
@@ -12,7 +12,7 @@ Each term's table sums to 1. IG is the mutual information I(C; F) of that table 
 citing Cover & Thomas). PRP (paper section 3) first revises the table with a row-normalised class
 similarity ``S`` (eq. 1: ``S(ci, cj) = 1 - |i - j| / M``; ``sum_k S(ci, ck) = 1``) by eq. 2,
 ``P'(cj, f) = sum_k P(ck, f) S(ck, cj)``, and then scores ``P'`` with the same metric. Both the
-"present" and the "absent" column are revised by default (METHODS.md; the paper only writes
+"present" and the "absent" column are revised by default (the methods page; the paper only writes
 ``P(c, f_t)``); ``columns='present'`` revises only the "present" column.
 
 Everything is vectorised over terms: tables are arrays of shape ``(n_terms, n_classes, 2)``.
@@ -155,13 +155,13 @@ def linear_similarity(n_classes: int) -> np.ndarray:
 
 
 def exponential_similarity(n_classes: int, scale: float = 1.0) -> np.ndarray:
-    """``S(ci, cj) = exp(-|i - j| / scale)`` (METHODS.md section 3; paper's future work), rows
+    """``S(ci, cj) = exp(-|i - j| / scale)`` ([methods: ordinal][methods-ordinal]; paper's future work), rows
     normalised to sum 1."""
     return normalise_rows(np.exp(-_distance(n_classes) / scale))
 
 
 def stepwise_similarity(n_classes: int, width: int = 1) -> np.ndarray:
-    """``S(ci, cj) = 1 if |i - j| <= width else 0`` (METHODS.md section 3), rows normalised."""
+    """``S(ci, cj) = 1 if |i - j| <= width else 0`` ([methods: ordinal][methods-ordinal]), rows normalised."""
     return normalise_rows((_distance(n_classes) <= width).astype(np.float64))
 
 
@@ -169,7 +169,8 @@ def confusion_similarity(confusion, symmetric: bool = True, smoothing: float = 0
     """Class similarity learned from a confusion matrix (paper section 5, future work).
 
     ``confusion[i, j]`` = #documents of true class i predicted as j (e.g. cross-validated
-    predictions of a base classifier on the TRAINING rows, see :func:`cv_confusion_matrix`).
+    predictions of a base classifier on the TRAINING rows, see
+    [`cv_confusion_matrix`][termweight.multiclass.cv_confusion_matrix]).
     ``R[i, j] = (C[i, j] + smoothing) / sum_j (C[i, j] + smoothing)`` estimates P(pred j | true i):
     classes that are hard to separate get a high similarity. With ``symmetric`` (default)
     ``S = (R + R^T) / 2``; a class with no documents gets an identity row. Rows normalised to 1.
@@ -228,8 +229,10 @@ def similarity_matrix(similarity, n_classes: int) -> np.ndarray:
 def redistribute(P: np.ndarray, S: np.ndarray, columns: str = "both") -> np.ndarray:
     """PRP step 2 (paper eq. 2): ``P'[t, j, f] = sum_k P[t, k, f] S[k, j]``.
 
-    ``S`` must already be row-normalised (see :func:`similarity_matrix`). ``columns='both'``
-    revises the present and absent columns (METHODS.md); ``'present'`` only the present one.
+    ``S`` must already be row-normalised (see
+    [`similarity_matrix`][termweight.multiclass.similarity_matrix]). ``columns='both'``
+    revises the present and absent columns ([methods: ordinal][methods-ordinal]); ``'present'`` only
+    the present one.
     """
     P = np.asarray(P, dtype=np.float64)
     S = np.asarray(S, dtype=np.float64)
@@ -246,7 +249,8 @@ def prp_score(stats: TermStats, metric: str | JointMetric = "ig", similarity="li
     """Score every term with ``metric`` on the PRP-revised joint table (paper section 3).
 
     ``similarity``: 'linear' (paper eq. 1), 'exponential', 'stepwise', 'identity', an M x M
-    non-negative matrix (e.g. :func:`confusion_similarity`), or None for the plain metric.
+    non-negative matrix (e.g. [`confusion_similarity`][termweight.multiclass.confusion_similarity]),
+    or None for the plain metric.
     The identity similarity returns exactly the plain metric. Note: eqs. 1-2 favour terms of the
     edge classes (a term found in class 1 or M scores higher than one found only in a middle class
     with the same plain IG; see tests/test_multiclass.py).
@@ -289,17 +293,56 @@ def _indicator(Y, n_classes: int | None) -> tuple[sp.csr_matrix, np.ndarray | No
 class SelectKBestJoint(SelectorMixin, BaseEstimator):
     """Keep the ``k`` terms with the highest joint-table score, optionally after PRP.
 
-    Parameters: ``k`` (int or 'all'; more than the features keeps all); ``metric`` ('ig', 'chi2'
-    or a callable on joint tables: the multi-class scores of the whole M x 2 table, see
-    :data:`JOINT_METRICS`);
-    ``prp`` (None, 'linear', 'exponential', 'stepwise', 'identity', an M x M matrix, or
-    'confusion': similarity from cross-validated confusion counts of ``confusion_estimator``
-    (default MultinomialNB) on the TRAINING rows, ``cv`` folds seeded by ``random_state``);
-    ``columns`` ('both' or 'present', see :func:`redistribute`); ``n_classes`` (default
-    max label + 1). ``fit(X, Y)`` uses only the rows it is given: Y is a 1-d vector of ordinal
-    class indices 0..M-1 (other labels: their sorted order), or a docs x classes indicator. Ties
-    are broken by the lower column index. Fitted: ``scores_``, ``similarity_`` (None without
-    PRP), ``stats_``.
+    The score of a term is ``metric`` of its class x presence joint table (module docstring),
+    after the probability redistribution of Mukras et al. when ``prp`` is given
+    ([methods: ordinal][methods-ordinal]). ``fit(X, Y)`` uses only the rows it is given: Y is a
+    1-d vector of ordinal class indices 0..M-1 (other labels: their sorted order), or a docs x
+    classes indicator. Ties are broken by the lower column index.
+
+    Parameters
+    ----------
+    k : int or "all", default=10
+        Number of terms to keep (more than the features keeps all).
+    metric : {"ig", "mi", "chi2"} or callable, default="ig"
+        Joint metric ([`JOINT_METRICS`][termweight.multiclass.JOINT_METRICS]) or a callable on
+        joint tables ``(n_terms, M, 2) -> (n_terms,)``.
+    prp : {"linear", "exponential", "stepwise", "identity", "confusion"}, array-like or None, default=None
+        Class similarity of the redistribution: a name, an M x M matrix, or ``'confusion'``
+        (from cross-validated confusion counts of ``confusion_estimator`` on the TRAINING rows,
+        [`confusion_similarity`][termweight.multiclass.confusion_similarity]); None: no PRP.
+    columns : {"both", "present"}, default="both"
+        Which columns are redistributed ([`redistribute`][termweight.multiclass.redistribute]).
+    n_classes : int or None, default=None
+        Number of ordinal classes M (None: max label + 1).
+    confusion_estimator : estimator or None, default=None
+        Base classifier of ``prp='confusion'`` (None: MultinomialNB).
+    cv : int, default=5
+        Folds of ``prp='confusion'``.
+    random_state : int, RandomState instance or None, default=0
+        Seed of those folds.
+
+    Attributes
+    ----------
+    scores_ : ndarray of shape (n_features,)
+        The score of every term.
+    similarity_ : ndarray of shape (M, M) or None
+        The row-normalised similarity used (None without PRP).
+    stats_ : TermStats
+        The training statistics.
+
+    References
+    ----------
+    Mukras, Wiratunga, Lothian, Chakraborti & Harper (2007), "Information Gain Feature Selection
+    for Ordinal Text Classification using Probability Re-distribution".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from termweight.multiclass import SelectKBestJoint
+    >>> X = np.array([[1, 0, 1], [1, 0, 0], [0, 1, 1], [0, 1, 0], [0, 1, 1]])
+    >>> y = np.array([0, 0, 1, 2, 2])
+    >>> SelectKBestJoint(k=1, prp="linear").fit(X, y).get_support()
+    array([ True, False, False])
     """
 
     _parameter_constraints = {

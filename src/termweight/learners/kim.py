@@ -6,8 +6,9 @@ base term-weight vectors ``b_j`` (rows of
 
 - [`MixCH`][termweight.learners.kim.MixCH] (section 3.1, eq. 2): one weight vector
   ``b = sum_j alpha_j b_j`` in the convex hull of the bases,
-  ``min_{alpha, w} sum_i (1 - y_i w.(b * x_i))_+ + C_Kim ||w||^2``, by block coordinate descent: LinearSVC (hinge loss) for ``w`` with ``alpha`` fixed, a linear program
-  (HiGHS) for ``alpha`` with ``w`` fixed; until the relative change of the iterates < ``tol``.
+  ``min_{alpha, w} sum_i (1 - y_i w.(b * x_i))_+ + C_Kim ||w||^2``, by block coordinate descent:
+  LinearSVC (hinge loss) for ``w`` with ``alpha`` fixed, a linear program (HiGHS) for ``alpha``
+  with ``w`` fixed; until the relative change of the iterates < ``tol``.
 - [`MiniMax`][termweight.learners.kim.MiniMax] (section 3.2, eq. 3-4):
   ``min_w sum_i max_j (1 - y_i w.z_ij)_+ + C_Kim ||w||^2`` by, beyond the paper, an exact
   (certified to a relative duality gap ``tol``) cutting-plane / bundle solver (the default) or
@@ -697,9 +698,9 @@ class MiniMax(_OneVsRest):
     ``solver='subgradient'`` (the paper, eq. 4): ``w <- w - eta_k (w / C + sum_i dl_i)``,
     ``eta_k = eta0 / k`` (section 4: ``1/k``), from ``w = 0``, for exactly ``max_iter`` steps; the
     best iterate is kept (a subgradient step need not descend; Bertsekas 1999, the paper's [11]).
-    It has no optimality certificate (``converged_`` is False) and with the raw scale of the
-    documents it can stay at ``w = 0``: measured on 20 Newsgroups (125,552 terms), macro-F1 0.004
-    (it then warns, TrivialModelWarning).
+    It has no optimality certificate (``converged_`` is False), its objective can rise by orders
+    of magnitude on raw counts before it falls, and when its best iterate stays ``w = 0`` it warns
+    (TrivialModelWarning).
 
     ``normalize='l2'`` (default; beyond the paper): every weighted document is put on the unit
     sphere, ``z_ij = b_j * x_i / ||b_j * x_i||`` (cosine normalisation after weighting, as for
@@ -713,9 +714,10 @@ class MiniMax(_OneVsRest):
     ``predict`` = ``decision_function > 0`` (consistent with OneVsRestClassifier).
     ``voting='soft'``: ``decision_function = mbar``.
 
-    Defaults (measured on 20 Newsgroups bydate, one-vs-rest, CountVectorizer counts): the exact
-    solver with ``normalize='l2'`` and ``max_iter=1000`` certified every one of the 20 tasks; the
-    paper's settings are ``solver='subgradient', normalize=None``.
+    Defaults (measured on 20 Newsgroups bydate, 125,552 terms, CountVectorizer counts, one base of
+    ones, one-vs-rest): the exact solver with ``normalize='l2'`` and ``max_iter=1000`` certified
+    20 of 20 tasks, test macro-F1 0.797 in 51 s; the former default (the paper's settings,
+    ``solver='subgradient', normalize=None``) gave 0.741 in 147 s without a certificate.
 
     Parameters
     ----------

@@ -107,11 +107,11 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             beta, b0 = fit_one(Xc, y)
-        for w in caught:
-            if issubclass(w.category, ConvergenceWarning):
+        for caught_warning in caught:
+            if issubclass(caught_warning.category, ConvergenceWarning):
                 unconverged.append(c)
             else:
-                warnings.warn(w.message, w.category, stacklevel=2)
+                warnings.warn(caught_warning.message, caught_warning.category, stacklevel=2)
         if not np.any(beta):
             zero.append(c)
         beta = beta / s  # exact for s = 1

@@ -65,10 +65,10 @@ def run(name, X, y, B, Cs, sg_iter):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             t = time.perf_counter()
-            sg = MiniMax(B, C=C, solver="subgradient", max_iter=sg_iter).fit(X, y)
+            sg = MiniMax(B, C=C, solver="subgradient", max_iter=sg_iter, normalize=None).fit(X, y)
             t_sg = time.perf_counter() - t
             t = time.perf_counter()
-            ex = MiniMax(B, C=C, solver="exact", max_iter=3000, tol=1e-4).fit(X, y)
+            ex = MiniMax(B, C=C, solver="exact", max_iter=3000, tol=1e-4, normalize=None).fit(X, y)
             t_ex = time.perf_counter() - t
             t = time.perf_counter()
             mx = MixCH(B, C=C).fit(X, y)

@@ -678,11 +678,12 @@ class AchlioptasProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Ba
 
     ``A = scale_ * R`` with R (m x p) drawn iid from ``{+1 w.p. 1/6, 0 w.p. 2/3, -1 w.p. 1/6}``
     and stored sparse (``components_``, int8 CSR). The two ``scaling`` choices differ by the
-    constant 1/sqrt(m) (irrelevant for stumps, not for a C=1 SVM). Row r of R is drawn r-th from ``random_state``,
-    so a smaller m gives the leading rows of a larger one. ``X @ R'`` is a sparse product: sparse
-    input gives a CSR output (the values of the dense output, bit for bit, without its explicit
-    zeros), as scikit-learn's ``SparseRandomProjection(dense_output=False)``; dense input a dense
-    array. See [methods: selection][methods-selection].
+    constant 1/sqrt(m) (irrelevant for stumps, not for a C=1 SVM). Row r of R is drawn r-th from
+    ``random_state``, so a smaller m gives the leading rows of a larger one. ``X @ R'`` is a
+    sparse product: sparse input gives a CSR output (the values of the dense output, bit for
+    bit, without its explicit zeros), as scikit-learn's
+    ``SparseRandomProjection(dense_output=False)``; dense input a dense array. See [methods:
+    selection][methods-selection].
 
     Parameters
     ----------

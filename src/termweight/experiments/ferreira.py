@@ -249,7 +249,8 @@ def run_replication(X, y, train, test, dcfg: dict, cfg: dict, seed: int) -> tupl
                 if rep != "td":
                     raise ConfigError("random projection is applied to the TD matrix only")
                 for m in m_grid:
-                    rp = AchlioptasProjection(m=m, random_state=seed, scaling=method[3:]).fit(A)
+                    rp = AchlioptasProjection(m=m, random_state=seed, scaling=method[3:],
+                                              dense_output=True).fit(A)
                     evaluate(rep, method, m, rp.transform(A), rp.transform(B))
             else:
                 order = rank_features(method, A, ytr, m_grid[-1])

@@ -287,10 +287,10 @@ def test_sklearn_api(cls):
     X, Y = tiny(9)
     est = cls()
     extra = {"normalize": "label"} if cls is MPBoost else {}
-    assert est.get_params() == {"n_rounds": 1000, **extra}
+    assert est.get_params() == {"n_rounds": 1000, "verbose": 0, **extra}
     est.set_params(n_rounds=5)
     c = clone(est)
-    assert c.get_params() == {"n_rounds": 5, **extra} and not hasattr(c, "pivots_")
+    assert c.get_params() == {"n_rounds": 5, "verbose": 0, **extra} and not hasattr(c, "pivots_")
     assert c.fit(X, Y) is c
     assert c.predict(X).shape == Y.shape
     assert c.decision_function(X).shape == Y.shape

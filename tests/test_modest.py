@@ -130,8 +130,8 @@ def test_constant_features_give_empty_ensemble():
 
 def test_sklearn_conventions():
     clf = ModestAdaBoost()
-    assert clf.get_params() == {"n_estimators": 15}
-    assert clone(ModestAdaBoost(n_estimators=3)).get_params() == {"n_estimators": 3}
+    assert clf.get_params() == {"n_estimators": 15, "verbose": 0}
+    assert clone(ModestAdaBoost(n_estimators=3)).get_params() == {"n_estimators": 3, "verbose": 0}
     with pytest.raises(InvalidParameterError):
         ModestAdaBoost(n_estimators=0).fit(np.eye(2), [0, 1])
     with pytest.raises(ValueError, match="binary"):

@@ -119,26 +119,26 @@ if "esuli" in config:
         output:
             table=report(
                 "reports/tables/esuli_table1.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             features=report(
                 "reports/tables/esuli_features.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             notes=report(
                 "reports/tables/esuli_notes.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             macros="reports/macros/esuli.tex",
             metrics=report(
                 "reports/metrics/esuli.json",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Metrics",
                 caption="../report/esuli.rst",
             ),
@@ -169,7 +169,7 @@ if "esuli" in config:
             pdf=ESULI_FIGURE[0],
             png=report(
                 ESULI_FIGURE[1],
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Figures",
                 caption="../report/esuli.rst",
             ),

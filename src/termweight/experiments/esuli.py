@@ -403,7 +403,7 @@ def _reproduced(h, metrics: dict):
 
 
 PAPER = declare_paper(Paper(
-    name="esuli", title="Esuli \\& Sebastiani (2010)", order=10,
+    name="esuli", title="Esuli \\& Sebastiani (2009)", order=10,
     description="Esuli & Sebastiani: ordinal-to-binary features for AdaBoost.MH and MP-Boost, "
                 "Reuters-21578",
     readme_rows=("adaboost_mh/ordinal/micro_f1", "mp_boost/ordinal/micro_f1",

@@ -32,6 +32,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from termweight.errors import TermweightError
+from termweight.latex import latex_escape
 
 #: the verdicts, in the order the tables count them
 VERDICTS = ("reproduced", "partly", "not reproduced", "not testable")
@@ -116,14 +117,10 @@ def tally_text(claims) -> str:
     return f"{t['reproduced']} of {t['tested']}" + (f" ({'; '.join(rest)})" if rest else "")
 
 
-_TEX = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-        "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-        "<": r"\textless{}", ">": r"\textgreater{}"}
-
-
 def tex_escape(text: str) -> str:
-    """Plain text as LaTeX text (the ten special characters, and < > outside math)."""
-    return "".join(_TEX.get(ch, ch) for ch in text)
+    """Plain text as LaTeX text: the special characters escaped, ``<`` and ``>`` in math (the
+    report's default font encoding has no text glyphs for them)."""
+    return latex_escape(text).replace("<", "$<$").replace(">", "$>$")
 
 
 def latex_table(title: str, claims, label: str) -> str:

@@ -251,3 +251,11 @@ def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
                and g["quantity"].startswith("Fig. 1"))
     X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]]))
     assert R.unlabelled_l0(X) == pytest.approx(1.0)
+
+
+def test_ferreira_claims_on_a_tiny_grid():
+    """m in (10, 54) only: 'for m > 30' has no m below p left, so that claim is not testable."""
+    f = _claim_frame()
+    v, _ = _fverdicts(f[f.m.isin([10, 54])])
+    assert v["spam_method1_like_fisher"] == "not testable"
+    assert v["spam_method2_beats_method1"] == "reproduced"

@@ -348,3 +348,11 @@ def test_claims_gap_trend_flips():
     shrink = (f.classifier == "svm") & (f.k >= 1000)
     f.loc[shrink, "mse"] -= 0.4  # SVM overtakes NB at large k
     assert _verdicts(f)["svm_gap_no_trend"] == "not reproduced"
+
+
+def test_claims_on_a_tiny_configuration():
+    """Other ranges than the paper's (mapped to its side of 350), one corpus, three folds."""
+    f = _claim_results(units=("beauty",), folds=3)
+    pub = json.loads(mk.PUBLISHED.read_text())
+    claims, _, head = mk.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
+    assert len(claims) == 8 and "nb/prp_change_pct/100-3000" in head

@@ -251,6 +251,9 @@ def _synthetic_meas(gain, n=40, seed=0):
     return pd.concat(rows, ignore_index=True)
 
 
+DS11 = ["oh0", "oh10", "oh15", "oh5", "tr11", "tr12", "tr23", "tr31", "tr41", "tr45", "wap"]
+
+
 def test_claims_and_gaps_from_learner_results():
     from termweight.experiments.claims import check_claims
 
@@ -258,7 +261,7 @@ def test_claims_and_gaps_from_learner_results():
     pub = json.loads(forman.PUBLISHED.read_text())
     per = {"linearsvc": forman.learner_results(_synthetic_meas(0.03), reps),
            "smo": forman.learner_results(_synthetic_meas(0.07, seed=1), reps)}
-    claims, gaps = forman.claims_and_gaps(per, pub, None, 11, 110)
+    claims, gaps = forman.claims_and_gaps(per, pub, None, DS11, 110)
     check_claims(claims, "test")
     by = {c["id"]: c for c in claims}
     # verdicts from smo (the paper's learner): +7 F points, BNS best, LogOdds runner-up
@@ -270,8 +273,9 @@ def test_claims_and_gaps_from_learner_results():
     assert by["idf_worse_than_none"]["verdict"] == "reproduced"
     g = next(x for x in gaps if x["learner"] == "linearsvc" and "F-measure" in x["quantity"])
     assert g["cause"].startswith("learner:") and g["published"] == "+7"
+    assert "accounts for the whole gap" in g["cause"]  # smo's +7 closes LinearSVC's gap
     # without smo the verdict is LinearSVC's: a gain under half the published one is "partly"
-    claims, gaps = forman.claims_and_gaps({"linearsvc": per["linearsvc"]}, pub, None, 11, 110)
+    claims, gaps = forman.claims_and_gaps({"linearsvc": per["linearsvc"]}, pub, None, DS11, 110)
     by = {c["id"]: c for c in claims}
     assert by["bns_vs_tfidf_f1"]["verdict"] == "partly"
     assert "unexplained" in by["bns_vs_tfidf_f1"]["cause"] and "fbis" in by["bns_vs_tfidf_f1"]["cause"]
@@ -279,5 +283,20 @@ def test_claims_and_gaps_from_learner_results():
     m = _synthetic_meas(0.03)
     m.loc[m["rep"] == "binary-logodds", "f1"] += 0.05
     r = forman.learner_results(m, reps)
-    claims, _ = forman.claims_and_gaps({"smo": r}, pub, None, 11, 110)
+    claims, _ = forman.claims_and_gaps({"smo": r}, pub, None, DS11, 110)
     assert {c["id"]: c for c in claims}["bns_best_representation"]["verdict"] == "not reproduced"
+
+
+def test_evaluate_runs_both_learners_on_the_same_folds(tr23):
+    cfg = {**CFG, "bases": ["binary"], "scalings": ["none", "bns"], "learners": ["linearsvc", "smo"]}
+    f = forman.evaluate_repeat(tr23[1], cfg, seed=11, repeat=0)
+    assert set(f["learner"]) == {"linearsvc", "smo"}
+    assert f.loc[f["learner"] == "smo", "converged"].all()  # LinearSVC may stop at max_iter
+    key = ["task", "fold", "rep"]
+    a = f[f["learner"] == "linearsvc"].set_index(key).sort_index()
+    b = f[f["learner"] == "smo"].set_index(key).sort_index()
+    # the same test documents per task and fold, different decisions
+    assert ((a["tp"] + a["fn"]) == (b["tp"] + b["fn"])).all()
+    assert (a[list(forman.COUNT_COLUMNS)].sum(axis=1) == b[list(forman.COUNT_COLUMNS)].sum(axis=1)).all()
+    meas = forman.measurements(f, ["learner", "rep"])
+    assert len(meas) == 2 * 2 * len(tr23[0].classes)

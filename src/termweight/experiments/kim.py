@@ -35,8 +35,9 @@ ig 1e-2). Base-only methods are a linear SVM (hinge loss, no intercept: the pape
 ``b_j * x``; mix-ch and mini-max are ``termweight.learners.kim.MixCH`` and
 ``MiniMax`` (``C`` on scikit-learn's scale, ``C_Kim = 1/(2C)``).
 The main mini-max results use the exact solver (certified relative duality gap ``minimax.tol``);
-the paper's subgradient method (step ``1/k``) is the method ``mini-max-sg`` where configured, and
-is compared with the exact one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
+the paper's subgradient method (step ``1/k``, ``minimax.subgradient_iter`` steps) is the method
+``mini-max-sg`` where configured (the main tables of R8 and WebKB), and is compared with the exact
+one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
 paper, default ``none``) puts every weighted document ``b_j * x_i`` on the unit sphere.
 
 Evaluation (section 4.2): micro-F from the pooled counts of the one-vs-others problems, Kim's

@@ -279,6 +279,8 @@ def _convergence_figure(conv: dict, stem) -> None:
 
 
 def cmd_report(args) -> None:
+    from termweight.reporting import latex_escape
+
     params = _config(args.params)
     kim = params["kim"]
     published = json.loads(PUBLISHED.read_text(encoding="utf-8"))["tables"]
@@ -387,6 +389,21 @@ def cmd_report(args) -> None:
         macro(_macro_name("solver", c, "exact", "objective"), f"{r['exact_objective']:.4f}")
         macro(_macro_name("solver", c, "excess"), f"{100 * r['subgradient_excess_rel']:.2f}")
     macro(_macro_name("mixch", "uniform", "percent"), f"{100 * uniform:.1f}")
+    for km, c in convergence.items():  # task fits stopped at a solver's cap
+        macro(_macro_name(*km.split("/"), "unconverged"), f"{c['unconverged']} of {c['fits']}")
+    for key, g in micro_macro.items():  # the micro/macro arithmetic (micro_macro_gap)
+        macro(_macro_name(key, "macro", "bound"), f"{g['bound']:.4f}")
+        macro(_macro_name(key, "macro", "a"), f"{g['a']:.3f}")
+        if g["recall_gap_small_minus_large"] is not None:
+            macro(_macro_name(key, "recall", "gap"),
+                  f"{g['recall_gap_small_minus_large']:+.4f}".replace("-", "$-$"))
+        for name, d in (("kim", g["micro_minus_kim_macro"]),
+                        ("weighted", g["micro_minus_weighted_macro"])):
+            lo, hi = min(d.values()), max(d.values())
+            macro(_macro_name(key, "micro", "minus", name, "macro"),
+                  f"{lo:+.4f} to {hi:+.4f}".replace("-", "$-$"))
+        macro(_macro_name(key, "test", "classes"), ", ".join(
+            f"{latex_escape(t)} {n:,.0f}" for t, n in g["test_class_sizes"].items()))
     io.write_text(args.macros, "\n".join(lines) + "\n")
     log.info("report: %d datasets, %d runs, tables in %s", len(keys), len(runs), tables)
 

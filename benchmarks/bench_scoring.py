@@ -6,7 +6,7 @@
 (b) ``ThresholdEncoder`` fit + transform of the Reuters-21578 ModApte training count matrix
     (``reuters21578`` parser, ``text.tokenize_all`` + ``count_matrix``; columns = terms present in
     the training rows). Target < 2 s. Also the feature count before/after and the mean number of
-    distinct values per term, vs Esuli & Sebastiani (2010): 20,123 -> 47,087, 2.34.
+    distinct values per term, vs Esuli & Sebastiani (2009): 20,123 -> 47,087, 2.34.
 (c) Peak traced memory (``tracemalloc``, separate runs from the timings) of (a) and (b) on
     25/50/100% of the rows: bytes per non-zero, vs the size of a dense float64 docs x terms array.
 

@@ -276,6 +276,11 @@ def test_readme_is_a_front_page():
     sh([sys.executable, "-m", "termweight", "report-summary", "--readme", "README.md", "--check"])
 
 
+def test_paper_pages_show_the_claims_of_the_metrics():
+    """Each docs/papers page's claims block is the one its metrics JSON gives."""
+    sh([sys.executable, "-m", "termweight", "report-summary", "--docs", "docs/papers", "--check"])
+
+
 def _dvc_graph():
     """Stage -> (deps, outs) of dvc.yaml's paper stages (no foreach: those are the generic ones)."""
     stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]

@@ -169,3 +169,93 @@ def test_ferreira_target_end_to_end(papers_tiny):
     index = json.loads((root / "data/ferreira/splits/spambase/index.json").read_text())
     assert index["sizes"] == {"r0": [1000, 1000], "r1": [1000, 1000]}
     assert "Nothing to be done" in papers_tiny.with_suffix(".dryrun.log").read_text()  # all five
+
+
+# ------------------------------------------------------------------------ claims
+_CCFG = {"datasets": {"spambase": {"classifiers": ["svm", "modest"], "m": [10, 20, 40, 54],
+                                   "td_methods": ["method1", "method2", "fisher", "rp_paper"],
+                                   "tdi_methods": ["mim"]}}}
+
+
+def _claim_frame(sel_gain=0.02, m2_gain=0.01, tdi_shift=0.0, seed=0):
+    """Spam-like errors over 10 replications: selection (m < 54) ``sel_gain`` below all features,
+    Method 2 ``m2_gain`` below Method 1, Fisher = Method 1, RP 0.05 above; TDI ``tdi_shift``."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for r in range(10):
+        base = 0.10 + rng.normal(0, 0.01)
+        for c in ("svm", "modest"):
+            def add(rep, method, m, e, r=r, c=c):
+                rows.append({"dataset": "spambase", "replication": f"r{r}", "representation": rep,
+                             "method": method, "m": m, "n_features": 54, "classifier": c,
+                             "error": e + rng.normal(0, 0.002)})
+            add("td", "all", 54, base)
+            add("tdi", "all", 54, base + tdi_shift)
+            for m in (10, 20, 40, 54):
+                gain = sel_gain if m < 54 else 0.0
+                add("td", "method1", m, base - gain)
+                add("td", "fisher", m, base - gain)
+                add("td", "method2", m, base - gain - m2_gain)
+                add("td", "rp_paper", m, base + 0.05)
+                add("tdi", "mim", m, base)
+    return pd.DataFrame(rows)
+
+
+def _fverdicts(frame, l0=841.2593, dexter=None):
+    pub = json.loads(F.PUBLISHED.read_text())
+    idx = {"spambase": {"characteristics": [{"subset": "all", "p": 54, "patterns": 4601,
+                                             "pos": 1813, "neg": 2788, "l0": l0,
+                                             "l0_neg": 411.83, "l0_pos": 429.43}]}}
+    claims, gaps = R.assess_claims(frame, _CCFG, idx, pub, dexter)
+    from termweight.experiments.claims import check_claims
+
+    check_claims(claims, "test")
+    return {c["id"]: c["verdict"] for c in claims}, gaps
+
+
+def test_ferreira_claims_verdicts_and_flips():
+    v, gaps = _fverdicts(_claim_frame(), dexter=9.6225)
+    assert v["selection_beats_all_features"] == "reproduced"
+    assert v["spam_method2_beats_method1"] == "reproduced"
+    assert v["spam_method1_like_fisher"] == "reproduced"
+    assert v["spam_method1_beats_rp"] == "reproduced"
+    assert v["tdi_as_good_as_td"] == "reproduced"
+    assert v["table1_characteristics"] == "reproduced"  # 841.259 printed (truncated) 841.2
+    assert v["dexter_test_l0"] == "reproduced"
+    v, _ = _fverdicts(_claim_frame(sel_gain=0.0, m2_gain=-0.01, tdi_shift=0.03), l0=845.0,
+                      dexter=9.7)
+    assert v["selection_beats_all_features"] == "not reproduced"
+    assert v["spam_method2_beats_method1"] == "not reproduced"
+    assert v["tdi_as_good_as_td"] == "not reproduced"
+    assert v["table1_characteristics"] == "partly"
+    assert v["dexter_test_l0"] == "not reproduced"
+    assert _fverdicts(_claim_frame())[0]["dexter_test_l0"] == "not testable"
+
+
+def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
+    pub = json.loads(F.PUBLISHED.read_text())
+    idx = {"svmlight_example1": {
+        "characteristics": [{"subset": "train", "p": 9947, "patterns": 2000, "pos": 1000,
+                             "neg": 1000, "l0": 9.5295, "l0_neg": 4.9518, "l0_pos": 4.5777}],
+        "first_features": {"l0_neg": [0] * 5 + [661] + [0] * 8 + [183],
+                           "l0_pos": [0] * 5 + [898] + [0] * 8 + [548],
+                           "r": [0] * 5 + [237] + [0] * 8 + [365]}}}
+    frame = _claim_frame().assign(dataset="svmlight_example1")
+    cfg = {"datasets": {"svmlight_example1": _CCFG["datasets"]["spambase"]}}
+    claims, gaps = R.assess_claims(frame, cfg, idx, pub)
+    by = {c["id"]: c for c in claims}
+    assert by["fig1_counts"]["verdict"] == "partly" and "998 vs 898" in by["fig1_counts"]["cause"]
+    assert by["fig1_feature15_over_feature6"]["verdict"] == "reproduced"
+    assert "swapped" in by["table1_characteristics"]["cause"]
+    assert all(g["cause"] for g in gaps if g["published"] != g["ours"]
+               and g["quantity"].startswith("Fig. 1"))
+    X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]]))
+    assert R.unlabelled_l0(X) == pytest.approx(1.0)
+
+
+def test_ferreira_claims_on_a_tiny_grid():
+    """m in (10, 54) only: 'for m > 30' has no m below p left, so that claim is not testable."""
+    f = _claim_frame()
+    v, _ = _fverdicts(f[f.m.isin([10, 54])])
+    assert v["spam_method1_like_fisher"] == "not testable"
+    assert v["spam_method2_beats_method1"] == "reproduced"

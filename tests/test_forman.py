@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.svm import LinearSVC
@@ -184,3 +185,118 @@ def test_snakemake_forman_target(papers_tiny):
     assert r"\toprule" in tex and "TF$\\cdot$IDF" in tex
     assert "\\newcommand{\\FormanBinaryBnsF}" in (root / "reports/macros/forman.tex").read_text()
     assert "Nothing to be done" in papers_tiny.with_suffix(".dryrun.log").read_text()  # all five
+
+
+# --- the second learner (WEKA SMO's problem) and the claims' decision rules ---------------------
+
+def test_smo_learner_is_libsvm_hinge_with_free_bias():
+    """fit_tasks(learner="smo") on the Gram matrix equals SVC(kernel="linear") on the scaled rows."""
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(0)
+    X = sp.random(80, 40, density=0.15, random_state=2, format="csr") * 3
+    labels = rng.integers(0, 3, 80)
+    w = rng.random((3, 40)) * 5
+    coef, b, conv = forman.fit_tasks(X, labels, w, 1.0, 1000, learner="smo")
+    assert conv.all()
+    for c in range(3):
+        ref = SVC(kernel="linear", C=1.0, tol=1e-3).fit(X.multiply(w[c]).tocsr(), labels == c)
+        np.testing.assert_allclose(X @ coef[c] + b[c],
+                                   ref.decision_function(X.multiply(w[c]).tocsr()), atol=1e-8)
+    # LinearSVC (the default) differs: its bias is regularised
+    coef2, b2, _ = forman.fit_tasks(X, labels, w, 1.0, 1000)
+    assert not np.allclose(coef, coef2)
+    with pytest.raises(Exception, match="unknown learner"):
+        forman.make_learner("weka", 1.0, 10)
+    assert forman.learners_of({}) == ["linearsvc"]
+    with pytest.raises(Exception, match="learners"):
+        forman.learners_of({"learners": ["svm"]})
+
+
+def test_verdict_rules_flip():
+    v = forman.verdict_gain
+    assert v(6.8, 1e-9, 7) == "reproduced"
+    assert v(3.0, 1e-9, 7) == "partly"        # significant but under half the published gain
+    assert v(6.8, 0.2, 7) == "partly"         # not significant
+    assert v(-0.1, 1e-9, 7) == "not reproduced"
+    b = forman.verdict_best
+    assert b(True, 0.01, 0.001) == "reproduced"
+    assert b(True, 0.01, 0.03) == "partly"     # first, but not p < 1%
+    assert b(False, -0.01, 0.3) == "partly"    # second, not significantly worse
+    assert b(False, -0.01, 0.001) == "not reproduced"
+    r = forman.verdict_runner_up
+    assert r(["binary-bns", "binary-logodds", "tf-bns"], "binary-logodds") == "reproduced"
+    assert r(["tf-bns", "binary-bns", "binary-ig", "binary-logodds"], "binary-logodds") == "partly"
+    assert r(["a", "b", "c", "binary-logodds"], "binary-logodds") == "not reproduced"
+    s = forman.verdict_sign
+    assert s(-0.02, 0.001, -1) == "reproduced" and s(-0.02, 0.2, -1) == "partly"
+    assert s(0.02, 0.001, -1) == "not reproduced"
+    sel = forman.verdict_selection
+    assert sel({"f1": True, "accuracy": True}) == "reproduced"
+    assert sel({"f1": False, "accuracy": True}) == "partly"
+    assert sel({"f1": False, "accuracy": False}) == "not reproduced"
+
+
+def _synthetic_meas(gain, n=40, seed=0):
+    """Measurements of four representations: binary-bns = tf-idf + gain (+ noise)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    base = rng.uniform(0.6, 0.9, n)
+    for rep, shift in (("tf-idf", 0.0), ("binary-bns", gain), ("binary-idf", -0.02),
+                       ("binary-none", 0.0), ("binary-logodds", gain / 2)):
+        f = base + shift + rng.normal(0, 0.005, n)
+        rows.append(pd.DataFrame({"rep": rep, "task": [f"d/{i}" for i in range(n)], "repeat": 0,
+                                  "dataset": "d", "f1": f, "accuracy": 0.97 + f / 100,
+                                  "precision": f, "recall": f, "converged": 1}))
+    return pd.concat(rows, ignore_index=True)
+
+
+DS11 = ["oh0", "oh10", "oh15", "oh5", "tr11", "tr12", "tr23", "tr31", "tr41", "tr45", "wap"]
+
+
+def test_claims_and_gaps_from_learner_results():
+    from termweight.experiments.claims import check_claims
+
+    reps = ["tf-idf", "binary-bns", "binary-idf", "binary-none", "binary-logodds"]
+    pub = json.loads(forman.PUBLISHED.read_text())
+    per = {"linearsvc": forman.learner_results(_synthetic_meas(0.03), reps),
+           "smo": forman.learner_results(_synthetic_meas(0.07, seed=1), reps)}
+    claims, gaps = forman.claims_and_gaps(per, pub, None, DS11, 110)
+    check_claims(claims, "test")
+    by = {c["id"]: c for c in claims}
+    # verdicts from smo (the paper's learner): +7 F points, BNS best, LogOdds runner-up
+    assert by["bns_vs_tfidf_f1"]["verdict"] == "reproduced"
+    assert "LinearSVC: mean diff +2.85 points, paired t" in by["bns_vs_tfidf_f1"]["result"]
+    assert "SMO" in by["bns_vs_tfidf_f1"]["result"] and "p = " in by["bns_vs_tfidf_f1"]["result"]
+    assert by["bns_best_representation"]["verdict"] == "reproduced"
+    assert by["runner_up_logodds"]["verdict"] == "reproduced"
+    assert by["idf_worse_than_none"]["verdict"] == "reproduced"
+    g = next(x for x in gaps if x["learner"] == "linearsvc" and "F-measure" in x["quantity"])
+    assert g["cause"].startswith("learner:") and g["published"] == "+7"
+    assert "accounts for the whole gap" in g["cause"]  # smo's +7 closes LinearSVC's gap
+    # without smo the verdict is LinearSVC's: a gain under half the published one is "partly"
+    claims, gaps = forman.claims_and_gaps({"linearsvc": per["linearsvc"]}, pub, None, DS11, 110)
+    by = {c["id"]: c for c in claims}
+    assert by["bns_vs_tfidf_f1"]["verdict"] == "partly"
+    assert "unexplained" in by["bns_vs_tfidf_f1"]["cause"] and "fbis" in by["bns_vs_tfidf_f1"]["cause"]
+    # a representation significantly better than binary BNS: not reproduced
+    m = _synthetic_meas(0.03)
+    m.loc[m["rep"] == "binary-logodds", "f1"] += 0.05
+    r = forman.learner_results(m, reps)
+    claims, _ = forman.claims_and_gaps({"smo": r}, pub, None, DS11, 110)
+    assert {c["id"]: c for c in claims}["bns_best_representation"]["verdict"] == "not reproduced"
+
+
+def test_evaluate_runs_both_learners_on_the_same_folds(tr23):
+    cfg = {**CFG, "bases": ["binary"], "scalings": ["none", "bns"], "learners": ["linearsvc", "smo"]}
+    f = forman.evaluate_repeat(tr23[1], cfg, seed=11, repeat=0)
+    assert set(f["learner"]) == {"linearsvc", "smo"}
+    assert f.loc[f["learner"] == "smo", "converged"].all()  # LinearSVC may stop at max_iter
+    key = ["task", "fold", "rep"]
+    a = f[f["learner"] == "linearsvc"].set_index(key).sort_index()
+    b = f[f["learner"] == "smo"].set_index(key).sort_index()
+    # the same test documents per task and fold, different decisions
+    assert ((a["tp"] + a["fn"]) == (b["tp"] + b["fn"])).all()
+    assert (a[list(forman.COUNT_COLUMNS)].sum(axis=1) == b[list(forman.COUNT_COLUMNS)].sum(axis=1)).all()
+    meas = forman.measurements(f, ["learner", "rep"])
+    assert len(meas) == 2 * 2 * len(tr23[0].classes)

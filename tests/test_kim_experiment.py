@@ -275,3 +275,145 @@ def test_select_and_fit_outputs_do_not_depend_on_jobs(tmp_path):
     assert sorted(out["1"]) == [f"{s}_r{k}.csv" for s in ("fit", "sel") for k in range(3)]
     for name, frame in out["1"].items():
         pd.testing.assert_frame_equal(frame, out["2"][name])
+
+
+# --- the claims (kim_report.kim_claims) and the convergence / raw-tf additions -------------------
+
+def test_tf_norm_none_keeps_eq1_raw_counts():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    raw = K.task_data(X, Y, train, test, scale="none", tf_norm="none")
+    l2 = K.task_data(X, Y, train, test, scale="none")
+    np.testing.assert_allclose(raw.X_train.toarray(), X[train][:, raw.columns].toarray())
+    assert not np.allclose(raw.X_train.toarray(), l2.X_train.toarray())
+    np.testing.assert_allclose(sp.linalg.norm(l2.X_train, axis=1)[l2.X_train.getnnz(axis=1) > 0],
+                               1.0)
+    with pytest.raises(K.ConfigError):
+        K.task_data(X, Y, train, test, tf_norm="l1")
+    kim = {"datasets": {"a": {"dataset": "x", "repeats": 1, "tf_norm": "none"},
+                        "b": {"dataset": "x", "repeats": 1}},
+           "validation": {"fraction": 0.3, "C_grid": [1.0]}}
+    assert K.settings_of(kim, "a")["tf_norm"] == "none"
+    assert K.settings_of(kim, "b")["tf_norm"] == "l2"
+
+
+def test_run_summary_counts_unconverged_fits():
+    fits = pd.DataFrame({
+        "dataset": "x", "split": "r0", "method": ["chi2", "chi2", "mini-max", "mini-max"],
+        "task": ["a", "b", "a", "b"], "tp": 5, "fp": 1, "fn": 1, "tn": 20,
+        "status": ["ok", "constant", "ok", "ok"], "converged": [True, np.nan, True, False],
+        "warnings": [0, np.nan, 0, 1], "svm_iter": [10000, np.nan, np.nan, np.nan],
+        "svm_converged": [False, np.nan, np.nan, np.nan]})
+    s = K.run_summary(fits).set_index("method")
+    assert s.loc["chi2", "unconverged"] == 1 and s.loc["chi2", "fits"] == 2
+    assert s.loc["chi2", "svm_iter_max"] == 10000
+    assert s.loc["mini-max", "unconverged"] == 1
+    fits.loc[0, "svm_iter"], fits.loc[0, "svm_converged"] = 37, True  # the rule flips
+    assert K.run_summary(fits).set_index("method").loc["chi2", "unconverged"] == 0
+    # rows without liblinear's count (older fits) fall back to the ConvergenceWarning count
+    fits.loc[0, "svm_iter"], fits.loc[0, "svm_converged"], fits.loc[0, "warnings"] = \
+        np.nan, np.nan, 1
+    assert K.run_summary(fits).set_index("method").loc["chi2", "unconverged"] == 1
+
+
+def test_fit_records_liblinear_passes():
+    X, Y, _ = _corpus()
+    train, test = _halves(X.shape[0])
+    d = K.task_data(X, Y, train, test)
+    cfg = {"svm": {"tol": 1e-4, "max_iter": 3}}
+    _, info = K.fit_predict("chi2", d.X_train, d.Y_train[:, 0], d.X_eval, d.bases[0], 100.0, cfg)
+    assert info["svm_iter"] == 3 and info["svm_converged"] is False
+    cfg = {"svm": {"tol": 1e-4, "max_iter": 100000}}
+    _, info = K.fit_predict("idf", d.X_train, d.Y_train[:, 0], d.X_eval, d.bases[0], 1.0, cfg)
+    assert 0 < info["svm_iter"] < 100000 and info["svm_converged"] is True
+
+
+def test_verdict_rule_flips():
+    from termweight.experiments.kim_report import paired, verdict_better
+
+    a = np.array([0.90, 0.91, 0.92, 0.90, 0.93])
+    assert verdict_better(paired(a + 0.02 + 0.001 * np.arange(5), a)) == "reproduced"
+    assert verdict_better(paired(a + [0.03, -0.02, 0.02, -0.02, 0.0], a)) == "partly"
+    assert verdict_better(paired(a - 0.01 - 0.001 * np.arange(5), a)) == "not reproduced"
+    s = paired(a + 0.01, a)  # constant difference: no t-test, positive -> partly
+    assert s["p"] is None and verdict_better(s) == "partly"
+
+
+def _runs(values: dict, n=6, seed=0):
+    """Synthetic runs: {dataset: {method: mean micro-F}} with split noise shared by methods."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for key, methods in values.items():
+        common = rng.normal(0, 0.005, n)
+        for m, f in methods.items():
+            own = rng.normal(0, 0.002, n)
+            rows += [{"dataset": key, "split": f"r{i}", "method": m, "micro_f": f + common[i]
+                      + own[i], "kim_macro_f": f - 0.05} for i in range(n)]
+    return pd.DataFrame(rows)
+
+
+def _fits_for(keys, n=2):
+    rows = []
+    for key in keys:
+        for i in range(n):
+            for m in ("idf", "mix-ch"):
+                for t, (tp, fp, fn) in {"big": (90, 5, 10), "mid": (40, 3, 10),
+                                        "small": (3, 1, 7)}.items():
+                    rows.append({"dataset": key, "split": f"r{i}", "method": m, "task": t,
+                                 "tp": tp, "fp": fp, "fn": fn, "tn": 200 - tp - fp - fn})
+    return pd.DataFrame(rows)
+
+
+def _claims(values, kim=None):
+    from termweight.experiments.kim_report import PUBLISHED, kim_claims
+
+    pub = json.loads(PUBLISHED.read_text())["tables"]
+    kim = kim or {"datasets": {k: {"dataset": k} for k in values}, "minimax": {}}
+    claims, gaps, mm = kim_claims(_runs(values), _fits_for(values), pub, kim)
+    return {c["id"]: c for c in claims}, gaps, mm
+
+
+BASES = {"idf": 0.80, "chi2": 0.85, "ig": 0.84, "or": 0.82, "rf": 0.87}
+
+
+def test_claims_combination_beats_best_base_flips():
+    c, gaps, _ = _claims({"r8": {**BASES, "mix-ch": 0.90, "mini-max": 0.86}})
+    assert c["r8_mixch_beats_bases"]["verdict"] == "reproduced"
+    assert "rf" in c["r8_mixch_beats_bases"]["test"] and "t = " in c["r8_mixch_beats_bases"]["result"]
+    assert c["r8_minimax_beats_bases"]["verdict"] == "not reproduced"
+    assert c["r8_minimax_beats_bases"]["cause"]
+    assert c["r8_rf_best_base"]["verdict"] == "reproduced"
+    c, _, _ = _claims({"r8": {**BASES, "rf": 0.80, "mix-ch": 0.84, "mini-max": 0.86}})
+    assert c["r8_mixch_beats_bases"]["verdict"] == "not reproduced"  # best base now chi2
+    assert c["r8_rf_best_base"]["verdict"] == "not reproduced"
+    # every published number of the keys run has a gap entry with a cause
+    assert {(g["method"], g["quantity"]) for g in gaps} == {
+        (m, q) for m in (*BASES, "mix-ch", "mini-max") for q in ("micro_f", "macro_f")}
+    assert all(g["cause"] for g in gaps)
+
+
+def test_claims_rf_worse_and_no_single_best_flip():
+    c, _, _ = _claims({"r8": {**BASES, "mix-ch": 0.9}, "webkb": {**BASES, "rf": 0.80,
+                                                                  "mix-ch": 0.9}})
+    assert c["webkb_rf_worse"]["verdict"] == "reproduced"
+    assert c["no_single_best"]["verdict"] == "reproduced"  # rf best on r8, chi2 on webkb
+    c, _, _ = _claims({"r8": {**BASES, "mix-ch": 0.9}, "webkb": {**BASES, "mix-ch": 0.9}})
+    assert c["webkb_rf_worse"]["verdict"] == "not reproduced"
+    assert c["no_single_best"]["verdict"] == "not reproduced"  # rf best on both
+
+
+def test_micro_macro_gap_identity():
+    """R' - R_micro = a (rbar_small - rbar_large), on our own counts."""
+    from termweight.experiments.kim_report import micro_macro_gap
+
+    fits = _fits_for(["r8"])
+    g = micro_macro_gap(fits, "r8")
+    n = np.array([100, 50, 10])
+    r = np.array([0.9, 0.8, 0.3])
+    w = n / n.sum()
+    lhs = r.mean() - w @ r
+    assert g["a"] == pytest.approx(np.clip(w - 1 / 3, 0, None).sum())
+    assert lhs == pytest.approx(g["a"] * g["recall_gap_small_minus_large"])
+    assert g["bound"] == pytest.approx(0.005 / g["a"])
+    assert g["micro_minus_kim_macro"]["idf"] > 0.05
+    assert abs(g["micro_minus_weighted_macro"]["idf"]) < abs(g["micro_minus_kim_macro"]["idf"])

@@ -283,3 +283,76 @@ def test_snakemake_mukras_target_end_to_end(papers_tiny):
     macros = (root / "reports/macros/mukras.tex").read_text()
     assert r"\newcommand{\mukrasBeautyNbIgLinearOneZeroOneZeroZeroMse}" in macros
     assert "Nothing to be done" in papers_tiny.with_suffix(".dryrun.log").read_text()  # all five
+
+
+# ------------------------------------------------------------------------ claims
+def _claim_results(nb_gain=0.1, svm_gain=0.0, svm_over_nb=0.2, units=("a", "b"), folds=8, seed=0,
+                   nb_gain_low=0.0):
+    """Synthetic per-fold results: NB's IG+PRP lowers the MSE by ``nb_gain`` above 350 only; SVM's
+    by ``svm_gain`` in both ranges; SVM is ``svm_over_nb`` above NB; fold noise sd 0.02."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for u in units:
+        for f in range(folds):
+            base = 1.0 + rng.normal(0, 0.05)
+            for k in (10, 100, 350, 1000, 3000):
+                for clf in ("nb", "svm"):
+                    for sel in ("ig", "ig+linear"):
+                        m = base - 0.1 * np.log10(k) + (svm_over_nb if clf == "svm" else 0.0)
+                        if sel == "ig+linear":
+                            m -= (nb_gain if k > 350 else nb_gain_low) if clf == "nb" else svm_gain
+                        rows.append({"unit": u, "fold": f"f{f}", "selector": sel, "classifier": clf,
+                                     "k": k, "k_used": k, "n_test": 10,
+                                     "mse": m + rng.normal(0, 0.02), "accuracy": 0.5})
+    return pd.DataFrame(rows)
+
+
+def _verdicts(frame):
+    pub = json.loads(mk.PUBLISHED.read_text())
+    claims, gaps, head = mk.assess_claims(frame, {"ranges": [[10, 350], [350, 3000]]}, pub)
+    from termweight.experiments.claims import check_claims
+
+    check_claims(claims, "test")
+    assert gaps and set(head) == {f"{c}/prp_change_pct/{r}" for c in ("nb", "svm")
+                                  for r in ("10-350", "350-3000")}
+    return {c["id"]: c["verdict"] for c in claims}
+
+
+def test_claims_verdicts_follow_the_tests():
+    v = _verdicts(_claim_results())
+    assert v["nb_prp_above_350"] == "reproduced"
+    assert v["no_diff_below_350"] == "reproduced"
+    assert v["svm_no_response"] == "reproduced"
+    assert v["svm_worse_than_nb"] == "reproduced"
+    assert v["prp_nb_more_than_svm"] == "reproduced"
+    assert v["toy_f2_over_f1"] == "reproduced"
+    assert v["edmunds_27_demoted"] == "not testable"
+
+
+def test_claims_verdicts_flip():
+    # no PRP effect on NB; the SVM responds; the SVM beats NB
+    v = _verdicts(_claim_results(nb_gain=0.0, svm_gain=0.1, svm_over_nb=-0.2))
+    assert v["nb_prp_above_350"] == "not reproduced"
+    assert v["svm_no_response"] == "not reproduced"
+    assert v["svm_worse_than_nb"] == "not reproduced"
+    assert v["prp_nb_more_than_svm"] == "not reproduced"
+    # the effect on one of two datasets only
+    a = _claim_results(units=("a",))
+    b = _claim_results(nb_gain=0.0, units=("b",), seed=1)
+    assert _verdicts(pd.concat([a, b]))["nb_prp_above_350"] == "partly"
+    assert _verdicts(_claim_results(nb_gain_low=0.1))["no_diff_below_350"] == "not reproduced"
+
+
+def test_claims_gap_trend_flips():
+    f = _claim_results()
+    shrink = (f.classifier == "svm") & (f.k >= 1000)
+    f.loc[shrink, "mse"] -= 0.4  # SVM overtakes NB at large k
+    assert _verdicts(f)["svm_gap_no_trend"] == "not reproduced"
+
+
+def test_claims_on_a_tiny_configuration():
+    """Other ranges than the paper's (mapped to its side of 350), one corpus, three folds."""
+    f = _claim_results(units=("beauty",), folds=3)
+    pub = json.loads(mk.PUBLISHED.read_text())
+    claims, _, head = mk.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
+    assert len(claims) == 8 and "nb/prp_change_pct/100-3000" in head

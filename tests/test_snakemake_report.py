@@ -60,7 +60,7 @@ def test_report_of_the_papers_has_each_papers_category(slice_project, tmp_path):
             if not (root / "reports" / sub / f.name).exists():
                 shutil.copy2(f, root / "reports" / sub / f.name)
     _, _, categories, results = _report(root, "papers.zip", "all", "papers")
-    expected = {"Esuli & Sebastiani (2010)": "esuli", "Mukras et al. (2007)": "mukras",
+    expected = {"Esuli & Sebastiani (2009)": "esuli", "Mukras et al. (2007)": "mukras",
                 "Forman (2008)": "forman", "Kim (2016)": "kim",
                 "Ferreira & Figueiredo (2012)": "ferreira"}
     for category, paper in expected.items():

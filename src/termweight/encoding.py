@@ -13,7 +13,7 @@ rows) only; ``transform`` never looks at test labels or test document frequencie
   four corpora, see the defaults page of these docs); for K > 2 classes or multi-label targets
   the one-vs-rest weights are combined per term by ``max`` or the class-prior-weighted ``avg``
   ([`combine_tasks`][termweight.scoring.combine_tasks]);
-- ordinal-to-binary (Esuli & Sebastiani 2010): for term ``t`` and every DISTINCT nonzero value
+- ordinal-to-binary (Esuli & Sebastiani 2009): for term ``t`` and every DISTINCT nonzero value
   ``v`` that t's count takes in the training rows, a binary feature ``[tf_t >= v]``; optionally
   (``thresholds="every"``) one for EVERY integer ``v = 1 .. max`` training count of ``t``.
 
@@ -491,7 +491,7 @@ def _unique_pairs(cols: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 class ThresholdEncoder(TransformerMixin, BaseEstimator):
-    """Ordinal-to-binary encoding (Esuli & Sebastiani 2010, section 2).
+    """Ordinal-to-binary encoding (Esuli & Sebastiani 2009, section 2).
 
     For term ``t`` with distinct nonzero training values ``v_1 < ... < v_k`` the output has the k
     binary features ``[x_t >= v_i]`` (``thresholds="distinct"``, the paper's section 2: "for all

@@ -9,6 +9,11 @@ if "esuli" in config:
     ESULI_LEARNERS = ESULI["learners"]
     ESULI_REPS = ESULI["representations"]
     ESULI_FEATURES = ESULI_REPS + [r for r in ["tfidf"] if r not in ESULI_REPS]
+    # one SVM run per loss (termweight.experiments.esuli.SVM_LOSSES)
+    ESULI_SVM_RUNS = [
+        {"squared_hinge": "svm_tfidf", "hinge": "svm_tfidf_hinge"}[loss]
+        for loss in ESULI.get("svm_losses", ["squared_hinge"])
+    ]
     ESULI_REPORTS = [
         "reports/tables/esuli_table1.tex",
         "reports/tables/esuli_features.tex",
@@ -92,17 +97,19 @@ if "esuli" in config:
             meta=f"{ESULI_CORPUS}/meta.json",
             features="data/esuli/features/tfidf.npz",
         output:
-            "data/esuli/svm/svm_tfidf.csv",
+            expand("data/esuli/svm/{run}.csv", run=ESULI_SVM_RUNS),
         params:
             corpus=lambda w, input: os.path.dirname(input.meta),
             C=ESULI["svm_C"],
+            losses=ESULI.get("svm_losses", ["squared_hinge"]),
         log:
             "logs/esuli/svm.log",
         conda:
             ENV
         shell:
             "python -m termweight --log {log} esuli-svm --params params.yaml"
-            " --corpus {params.corpus} --features {input.features} --out {output}"
+            " --corpus {params.corpus} --features {input.features}"
+            " --out 'data/esuli/svm/{{run}}.csv'"
 
     rule esuli_report:
         input:
@@ -112,47 +119,49 @@ if "esuli" in config:
             categories=expand(
                 "data/esuli/categories/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
             ),
-            svm="data/esuli/svm/svm_tfidf.csv",
+            svm=expand("data/esuli/svm/{run}.csv", run=ESULI_SVM_RUNS),
             curves=expand(
                 "data/esuli/curves/{learner}_{rep}.csv", learner=ESULI_LEARNERS, rep=ESULI_REPS
             ),
+            counts=f"{ESULI_CORPUS}/counts.npz",
         output:
             table=report(
                 "reports/tables/esuli_table1.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             features=report(
                 "reports/tables/esuli_features.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             notes=report(
                 "reports/tables/esuli_notes.tex",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Tables",
                 caption="../report/esuli.rst",
             ),
             macros="reports/macros/esuli.tex",
             metrics=report(
                 "reports/metrics/esuli.json",
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Metrics",
                 caption="../report/esuli.rst",
             ),
         params:
             learners=" ".join(ESULI_LEARNERS),
             reps=" ".join(ESULI_REPS),
+            corpus=lambda w, input: os.path.dirname(input.counts),
         log:
             "logs/esuli/report.log",
         conda:
             ENV
         shell:
             "python -m termweight --log {log} esuli-report --params params.yaml"
-            " --summary {input.summary}"
-            " --categories 'data/esuli/categories/{{run}}.csv' --svm {input.svm}"
+            " --summary {input.summary} --corpus {params.corpus}"
+            " --categories 'data/esuli/categories/{{run}}.csv' --svm 'data/esuli/svm/{{run}}.csv'"
             " --curves 'data/esuli/curves/{{run}}.csv'"
             " --out-table {output.table} --out-features {output.features}"
             " --out-notes {output.notes} --out-macros {output.macros} --out-metrics {output.metrics}"
@@ -169,7 +178,7 @@ if "esuli" in config:
             pdf=ESULI_FIGURE[0],
             png=report(
                 ESULI_FIGURE[1],
-                category="Esuli & Sebastiani (2010)",
+                category="Esuli & Sebastiani (2009)",
                 subcategory="Figures",
                 caption="../report/esuli.rst",
             ),

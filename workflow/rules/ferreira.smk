@@ -17,6 +17,11 @@ if "ferreira" in config:
     ]
 
     FERREIRA_MC_OUT = ["data/ferreira/multiclass/errors.csv"] if FERREIRA_MC else []
+    # Table 1's Dexter test mean l0 needs only the unlabelled rows (data/raw/dexter, fetched by
+    # `prepare`; its corpus is the input that orders the steps)
+    FERREIRA_DEXTER = "dexter" in FERREIRA_DATASETS
+    FERREIRA_DEXTER_IN = ["data/corpus/dexter/meta.json"] if FERREIRA_DEXTER else []
+    FERREIRA_DEXTER_ARG = "--dexter-test data/raw/dexter" if FERREIRA_DEXTER else ""
     FERREIRA_MC_ARG = (
         "--multiclass data/ferreira/multiclass/errors.csv" if FERREIRA_MC else ""
     )
@@ -124,6 +129,8 @@ if "ferreira" in config:
             errors=FERREIRA_ERRORS,
             index=expand("data/ferreira/splits/{dataset}/index.json", dataset=FERREIRA_DATASETS),
             multiclass=FERREIRA_MC_OUT,
+            published="src/termweight/experiments/published/ferreira.json",
+            dexter=FERREIRA_DEXTER_IN,
         output:
             errors="data/ferreira/all_errors.csv",
             summary="data/ferreira/summary.csv",
@@ -135,6 +142,7 @@ if "ferreira" in config:
             ),
         params:
             mc=FERREIRA_MC_ARG,
+            dexter=FERREIRA_DEXTER_ARG,
         log:
             "logs/ferreira/collect.log",
         conda:
@@ -143,6 +151,7 @@ if "ferreira" in config:
             "python -m termweight --log {log} ferreira-collect --params params.yaml"
             " --errors 'data/ferreira/errors/{{dataset}}/{{split}}.csv' {params.mc}"
             " --index 'data/ferreira/splits/{{dataset}}/index.json'"
+            " --published {input.published} {params.dexter}"
             " --out-errors {output.errors} --out-summary {output.summary}"
             " --out-json {output.metrics}"
 
@@ -183,6 +192,7 @@ if "ferreira" in config:
             summary="data/ferreira/summary.csv",
             index=expand("data/ferreira/splits/{dataset}/index.json", dataset=FERREIRA_DATASETS),
             multiclass=FERREIRA_MC_OUT,
+            dexter=FERREIRA_DEXTER_IN,
         output:
             tables=[
                 report(p, category="Ferreira & Figueiredo (2012)", subcategory="Tables", caption="../report/ferreira.rst")
@@ -191,6 +201,7 @@ if "ferreira" in config:
             macros="reports/macros/ferreira.tex",
         params:
             mc=FERREIRA_MC_ARG,
+            dexter=FERREIRA_DEXTER_ARG,
         log:
             "logs/ferreira/tables.log",
         conda:
@@ -199,7 +210,7 @@ if "ferreira" in config:
             "python -m termweight --log {log} ferreira-tables --params params.yaml"
             " --summary {input.summary} --published {input.published}"
             " --index 'data/ferreira/splits/{{dataset}}/index.json' {params.mc}"
-            " --out-dir reports"
+            " {params.dexter} --out-dir reports"
 
     rule ferreira:
         input:

@@ -111,6 +111,7 @@ if "mukras" in config:
             code=code_of("mukras-aggregate"),
             evaluations=expand(MUKRAS_EVALS, unit=MUKRAS_UNITS, fold=MUKRAS_FOLDS),
             info=expand("data/mukras/splits/{unit}.json", unit=MUKRAS_UNITS),
+            published=MUKRAS_PUBLISHED,
         output:
             results="data/mukras/results.csv",
             curves="data/mukras/curves.csv",
@@ -134,6 +135,7 @@ if "mukras" in config:
             " --evaluations '{params.evaluations}' --splits '{params.splits}'"
             " --out-results {output.results} --out-curves {output.curves}"
             " --out-tests {output.tests} --out-metrics {output.metrics}"
+            " --published {input.published}"
 
     rule mukras_tables:
         input:

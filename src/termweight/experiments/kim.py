@@ -22,7 +22,9 @@ one arrow each):
   the per-problem F figure, the convergence figure, ``reports/metrics/kim.json`` and the macros.
 
 Representation (documented choices; the paper gives no detail): ``x = tf / ||tf||_2`` (cosine
-length normalisation of the term counts, over the terms present in the split's training rows);
+length normalisation of the term counts, over the terms present in the split's training rows;
+eq. (1) prints the raw counts ``tf``: a dataset key with ``tf_norm: none`` runs those, e.g.
+``r8_rawtf``);
 base ``j`` of task ``k`` is ``b_jk`` = Kim's section-2 weight (``termweight.scoring.KIM_BASES``:
 idf, chi2, ig, rf, or) from the training rows' contingency tables, times one positive constant
 ``s_jk`` that makes the weighted training documents ``b_jk * x_i`` have unit root-mean-square L2
@@ -33,8 +35,9 @@ ig 1e-2). Base-only methods are a linear SVM (hinge loss, no intercept: the pape
 ``b_j * x``; mix-ch and mini-max are ``termweight.learners.kim.MixCH`` and
 ``MiniMax`` (``C`` on scikit-learn's scale, ``C_Kim = 1/(2C)``).
 The main mini-max results use the exact solver (certified relative duality gap ``minimax.tol``);
-the paper's subgradient method (step ``1/k``) is the method ``mini-max-sg`` where configured, and
-is compared with the exact one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
+the paper's subgradient method (step ``1/k``, ``minimax.subgradient_iter`` steps) is the method
+``mini-max-sg`` where configured (the main tables of R8 and WebKB), and is compared with the exact
+one in ``kim-convergence``. ``minimax.normalize: l2`` (beyond the
 paper, default ``none``) puts every weighted document ``b_j * x_i`` on the unit sphere.
 
 Evaluation (section 4.2): micro-F from the pooled counts of the one-vs-others problems, Kim's
@@ -114,16 +117,20 @@ def kim_bases(X_train, Y_train, base_names=BASE_NAMES,
 
 
 def task_data(X, Y, train, evaluate, base_names=BASE_NAMES,
-              scale: str = "rms") -> TaskData:
-    """Restrict to the terms present in ``train`` rows, L2-normalise rows, compute the bases."""
+              scale: str = "rms", tf_norm: str = "l2") -> TaskData:
+    """Restrict to the terms present in ``train`` rows, L2-normalise rows (``tf_norm='l2'``;
+    ``'none'``: the raw counts of eq. (1)), compute the bases."""
     from termweight.encoding import l2_normalize
 
+    if tf_norm not in ("l2", "none"):
+        raise ConfigError(f"kim: unknown tf_norm {tf_norm!r} (l2, none)")
+    norm = l2_normalize if tf_norm == "l2" else (lambda M: sp.csr_matrix(M, dtype=np.float64))
     X = sp.csr_matrix(X)
     Y = sp.csr_matrix(Y)
     Xtr = X[train]
     columns = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
-    Xtr = l2_normalize(Xtr[:, columns])
-    Xev = l2_normalize(X[evaluate][:, columns])
+    Xtr = norm(Xtr[:, columns])
+    Xev = norm(X[evaluate][:, columns])
     Ytr = Y[train].toarray().astype(np.int64)
     return TaskData(Xtr, Xev, Ytr, Y[evaluate].toarray().astype(np.int64),
                     kim_bases(Xtr, Ytr, base_names, scale), columns)
@@ -179,6 +186,9 @@ def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
             "n_iter": int(getattr(est, "n_iter_", 1)),
             "converged": bool(getattr(est, "converged_", True)),
             "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught)}
+    if hasattr(est, "svm_n_iter_"):  # liblinear passes (the SVMs and mix-ch's SVM steps)
+        info["svm_iter"] = int(est.svm_n_iter_)
+        info["svm_converged"] = bool(est.svm_n_iter_ < est.svm_max_iter)
     if method == "mix-ch":
         info["alpha"] = ";".join(f"{a:.4f}" for a in est.alpha_)
     if method.startswith("mini-max"):
@@ -219,7 +229,8 @@ def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
     if np.all(counts == 1):
         labels = np.asarray(sp.csr_matrix(Y).argmax(axis=1)).ravel()
     inner, val = validation_rows(train, labels, float(val_cfg["fraction"]), seed)
-    d = task_data(X, Y, inner, val, scale=cfg.get("base_scale", "rms"))
+    d = task_data(X, Y, inner, val, scale=cfg.get("base_scale", "rms"),
+                  tf_norm=cfg.get("tf_norm", "l2"))
     grid = sorted(float(c) for c in val_cfg["C_grid"])
     if len(grid) == 1:  # nothing to choose: no validation fits
         return pd.DataFrame({"n_inner": len(inner), "n_val": len(val),
@@ -247,7 +258,8 @@ def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
 
 def fit_split(X, Y, split, methods, chosen: dict, cfg, classes) -> pd.DataFrame:
     """Refit every method on the training half with its chosen C; per-task test counts."""
-    d = task_data(X, Y, split.train, split.test, scale=cfg.get("base_scale", "rms"))
+    d = task_data(X, Y, split.train, split.test, scale=cfg.get("base_scale", "rms"),
+                  tf_norm=cfg.get("tf_norm", "l2"))
     rows = []
     for k, cls in enumerate(classes):
         y = d.Y_eval[:, k]
@@ -262,23 +274,55 @@ def fit_split(X, Y, split, methods, chosen: dict, cfg, classes) -> pd.DataFrame:
                          "tn": int(y.size - tp - fp - fn), "train_pos": int(d.Y_train[:, k].sum()),
                          "n_terms": int(d.columns.size), **info})
     frame = pd.DataFrame(rows)
-    for col in ("fit_time", "n_iter", "converged", "warnings", "alpha", "objective"):
+    for col in ("fit_time", "n_iter", "converged", "warnings", "svm_iter", "svm_converged",
+                "alpha", "objective"):
         if col not in frame:
             frame[col] = np.nan
     return frame
 
 
+def unconverged(fits: pd.DataFrame) -> pd.Series:
+    """Per task fit: True where a solver stopped at its cap without meeting its tolerance.
+
+    liblinear's pass cap (``svm_iter`` at ``svm.max_iter``; in fits without that column, a
+    ConvergenceWarning), mix-ch's round cap, the exact mini-max solver's iteration cap
+    (``converged`` False). The subgradient method (``mini-max-sg``) has no stopping test: its fits
+    count as unconverged (it always runs ``subgradient_iter`` steps). Constant predictions (a task
+    without positives in training) count as converged.
+    """
+    def col(name, default):
+        return fits[name] if name in fits else pd.Series(default, index=fits.index)
+
+    ok = col("status", "ok").astype(str) == "ok"
+    conv = col("converged", True).map(lambda v: str(v) in ("True", "true", "1", "1.0"))
+    warn = pd.to_numeric(col("warnings", 0), errors="coerce").fillna(0) > 0
+    if "svm_converged" in fits:  # rows with the column: liblinear's own count, per row
+        known = fits["svm_converged"].notna() & (fits["svm_converged"].astype(str) != "")
+        svm_bad = fits["svm_converged"].map(lambda v: str(v) in ("False", "false", "0", "0.0"))
+        warn = warn.where(~known, svm_bad | (warn & ~fits["method"].isin(BASE_METHODS)))
+    return ok & (~conv | warn)
+
+
 def run_summary(fits: pd.DataFrame) -> pd.DataFrame:
-    """One row per (dataset, split, method): micro-F, Kim's macro-F, mean-F1 macro, P', R'."""
+    """One row per (dataset, split, method): micro-F, Kim's macro-F, mean-F1 macro, P', R',
+    and convergence: ``fits`` (task fits), ``unconverged`` (of them, ``unconverged``) and the
+    most / mean liblinear passes per fit (``svm_iter_max``, ``svm_iter_mean``; NaN where no
+    liblinear step ran or the fits predate the column)."""
     from termweight.evaluation import averages
 
+    fits = fits.assign(_bad=unconverged(fits))
+    iters = pd.to_numeric(fits["svm_iter"], errors="coerce") if "svm_iter" in fits else \
+        pd.Series(np.nan, index=fits.index)
+    fits = fits.assign(_iter=iters)
     out = []
     for (key, split, method), grp in fits.groupby(["dataset", "split", "method"], sort=False):
         a = averages(grp[["tp", "fp", "fn", "tn"]])
         out.append({"dataset": key, "split": split, "method": method,
                     "micro_f": a["micro_f1"], "kim_macro_f": a["kim_macro_f"],
                     "macro_f1": a["macro_f1"], "macro_precision": a["macro_precision"],
-                    "macro_recall": a["macro_recall"]})
+                    "macro_recall": a["macro_recall"], "fits": len(grp),
+                    "unconverged": int(grp["_bad"].sum()),
+                    "svm_iter_max": grp["_iter"].max(), "svm_iter_mean": grp["_iter"].mean()})
     return pd.DataFrame(out)
 
 
@@ -308,9 +352,12 @@ def _dataset_cfg(params, key) -> dict:
 
 def settings_of(kim: dict, key: str) -> dict:
     """The ``kim`` settings for dataset ``key``: its optional ``C_grid`` and ``minimax`` entries
-    override ``validation.C_grid`` and ``minimax`` (a documented reduction for a large corpus)."""
+    override ``validation.C_grid`` and ``minimax`` (a documented reduction for a large corpus);
+    its ``tf_norm`` (``l2``, the default: ``tf/||tf||``; ``none``: eq. (1)'s raw counts) sets the
+    document vectors."""
     d = kim["datasets"][key]
-    cfg = {**kim, "validation": dict(kim["validation"]), "minimax": dict(kim.get("minimax", {}))}
+    cfg = {**kim, "validation": dict(kim["validation"]), "minimax": dict(kim.get("minimax", {})),
+           "tf_norm": d.get("tf_norm", "l2")}
     if "C_grid" in d:
         cfg["validation"]["C_grid"] = list(d["C_grid"])
     cfg["minimax"].update(d.get("minimax", {}))
@@ -463,6 +510,7 @@ def _cmd_convergence(args) -> None:
     corpus = _load_corpus(args.corpus)
     split = Split.load(args.split, n_docs=corpus.n_docs)
     d = task_data(corpus.X, corpus.Y, split.train, split.test, scale=kim.get("base_scale", "rms"))
+    # (the convergence figure uses the l2-normalised documents of the main tables)
     if cv["task"] not in corpus.classes:
         raise ConfigError(f"kim/convergence/task: {cv['task']!r} is not a class of {args.corpus} "
                           f"({', '.join(corpus.classes)})")

@@ -110,13 +110,42 @@ def _p_text(p) -> str:
 def _variant(kim: dict, key: str) -> str:
     """What dataset key ``key`` overrides (methods, C grid, mini-max settings), or ''."""
     d = kim["datasets"][key]
-    parts = [f"{n}: {v}" for n in ("methods", "C_grid") if n in d for v in [", ".join(map(str, d[n]))]]
+    # a methods list naming every method of the paper's tables is no variant (news20 drops only
+    # the subgradient solver, for its cost)
+    paper = {*BASE_METHODS, "mix-ch", "mini-max"}
+    parts = [f"{n}: {v}" for n in ("methods", "C_grid") if n in d
+             and not (n == "methods" and paper <= set(d[n]))
+             for v in [", ".join(map(str, d[n]))]]
     parts += [f"minimax {n} = {v}" for n, v in d.get("minimax", {}).items()]
+    if "tf_norm" in d:
+        parts.append(f"documents: {'raw tf' if d['tf_norm'] == 'none' else 'tf/||tf||'}")
     return "; ".join(parts)
 
 
+def gap_note(gaps: list[dict], key: str) -> str:
+    """One sentence per kind of gap of dataset ``key`` (the first cause of each kind), for the
+    table's caption: single weightings, mix-ch, mini-max, and R8's macro-F."""
+    rows = [g for g in gaps if g["dataset"] == key]
+    if not rows:
+        return ""
+    out = []
+    for label, pick in (("single weightings", lambda g: g["method"] in BASE_METHODS),
+                        ("mix-ch", lambda g: g["method"] == "mix-ch"),
+                        ("mini-max", lambda g: g["method"] == "mini-max")):
+        sel = [g for g in rows if pick(g) and g["quantity"] == "micro_f"]
+        if sel:
+            d = [g["diff"] for g in sel]
+            cause = sel[0]["cause"].split("; and the paper's R8")[0]
+            out.append(f"{label} micro-F {min(d):+.4f} to {max(d):+.4f} from the published "
+                       f"({cause})")
+    macro = [g for g in rows if g["quantity"] == "macro_f" and "R8 macro-F" in g["cause"]]
+    if macro:
+        out.append("macro-F: " + macro[0]["cause"].split("; and ")[-1])
+    return "Gaps: " + "; ".join(out) + "."
+
+
 def _table(path, key, rows: dict, dataset_info: dict, pub_table: dict | None,
-           variant: str = "") -> None:
+           variant: str = "", note: str = "") -> None:
     from termweight.reporting import latex_escape, write_latex_table
 
     frame = pd.DataFrame({
@@ -138,7 +167,7 @@ def _table(path, key, rows: dict, dataset_info: dict, pub_table: dict | None,
                f"{dataset_info['classes']} one-vs-others problems): test F-scores, mean $\\pm$ sd "
                f"over {n} random 50/50 splits, C by hold-out validation in the training half. "
                f"Macro-F is Kim's $2P'R'/(P'+R')$; mean F1 is the mean of per-problem F1. "
-               f"{published}")
+               f"{published} {latex_escape(note)}")
     write_latex_table(path, frame, caption, f"tab:kim_{key}", escape=False)
 
 
@@ -250,6 +279,8 @@ def _convergence_figure(conv: dict, stem) -> None:
 
 
 def cmd_report(args) -> None:
+    from termweight.reporting import latex_escape
+
     params = _config(args.params)
     kim = params["kim"]
     published = json.loads(PUBLISHED.read_text(encoding="utf-8"))["tables"]
@@ -268,13 +299,7 @@ def cmd_report(args) -> None:
     runs = run_summary(fits)
     io.write_table(args.out_runs, runs)
     summary = _summaries(runs, published)
-    tables = Path(args.tables)
-    for key in keys:
-        _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
-               _variant(kim, key))
-    _per_problem_figure(fits, _panels(kim, keys), Path(args.figures) / "kim_per_problem")
     conv = io.read_json(args.convergence)
-    _convergence_figure(conv, Path(args.figures) / "kim_convergence")
     solver = []
     for r in conv["runs"]:
         sg, ex = r["subgradient"], r["exact"]
@@ -291,6 +316,13 @@ def cmd_report(args) -> None:
                        "mixch_alpha": r["mixch"]["alpha"][-1],
                        "test_f1": {"mix-ch": r["mixch"]["test_f1"],
                                    "subgradient": sg["test_f1"], "exact": ex["test_f1"]}})
+    claims, gaps, micro_macro = kim_claims(runs, fits, published, kim, solver)
+    tables = Path(args.tables)
+    for key in keys:
+        _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
+               _variant(kim, key), gap_note(gaps, key))
+    _per_problem_figure(fits, _panels(kim, keys), Path(args.figures) / "kim_per_problem")
+    _convergence_figure(conv, Path(args.figures) / "kim_convergence")
     fit_cost = fits.groupby(["dataset", "method"], sort=False)["fit_time"].mean()
     alphas = fits[fits["method"] == "mix-ch"]["alpha"].dropna().astype(str)
     uniform = float(np.mean([np.allclose([float(a) for a in s.split(";")], 0.2, atol=1e-3)
@@ -300,6 +332,9 @@ def cmd_report(args) -> None:
     chosen_c = {k: {f"{c:g}": round(float(np.mean(fits.loc[fits["dataset"] == k, "C"] == c)), 4)
                     for c in grids[k]} for k in keys}
     versus = versus_best_base(runs)
+    conv_rows = runs.groupby(["dataset", "method"], sort=False)[["fits", "unconverged"]].sum()
+    convergence = {f"{k}/{m}": {"fits": int(r["fits"]), "unconverged": int(r["unconverged"])}
+                   for (k, m), r in conv_rows.iterrows()}
     metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": len(split_names_of(kim, k)),
                                                      "C_grid": grids[k], "chosen_C": chosen_c[k],
                                                      "methods": summary[k]} for k in keys},
@@ -308,7 +343,11 @@ def cmd_report(args) -> None:
                "mixch_uniform_alpha_fraction": round(uniform, 4),
                "versus_best_base": versus,
                "mean_fit_time_s": {f"{k}/{m}": round(float(v), 4)
-                                   for (k, m), v in fit_cost.items()}}
+                                   for (k, m), v in fit_cost.items()},
+               "convergence": convergence,
+               "micro_macro": micro_macro,
+               "gaps": gaps,
+               "claims": claims}
     # headline numbers for the report's published-vs-reproduced summary (termweight report)
     metrics["headline"] = {f"{k}/{m}/{col}": r[src] for k in keys for m, r in summary[k].items()
                            for col, src in (("micro_f", "micro_f"), ("macro_f", "kim_macro_f"))}
@@ -350,10 +389,335 @@ def cmd_report(args) -> None:
         macro(_macro_name("solver", c, "exact", "objective"), f"{r['exact_objective']:.4f}")
         macro(_macro_name("solver", c, "excess"), f"{100 * r['subgradient_excess_rel']:.2f}")
     macro(_macro_name("mixch", "uniform", "percent"), f"{100 * uniform:.1f}")
+    for km, c in convergence.items():  # task fits stopped at a solver's cap
+        macro(_macro_name(*km.split("/"), "unconverged"), f"{c['unconverged']} of {c['fits']}")
+    for key, g in micro_macro.items():  # the micro/macro arithmetic (micro_macro_gap)
+        macro(_macro_name(key, "macro", "bound"), f"{g['bound']:.4f}")
+        macro(_macro_name(key, "macro", "a"), f"{g['a']:.3f}")
+        if g["recall_gap_small_minus_large"] is not None:
+            macro(_macro_name(key, "recall", "gap"),
+                  f"{g['recall_gap_small_minus_large']:+.4f}".replace("-", "$-$"))
+        for name, d in (("kim", g["micro_minus_kim_macro"]),
+                        ("weighted", g["micro_minus_weighted_macro"])):
+            lo, hi = min(d.values()), max(d.values())
+            macro(_macro_name(key, "micro", "minus", name, "macro"),
+                  f"{lo:+.4f} to {hi:+.4f}".replace("-", "$-$"))
+        macro(_macro_name(key, "test", "classes"), ", ".join(
+            f"{latex_escape(t)} {n:,.0f}" for t, n in g["test_class_sizes"].items()))
     io.write_text(args.macros, "\n".join(lines) + "\n")
     log.info("report: %d datasets, %d runs, tables in %s", len(keys), len(runs), tables)
 
 
+# --- the paper's claims (termweight.experiments.claims) ----------------------------------------
+
+#: significance level of every claim's test
+ALPHA = 0.05
+DATASET_NAMES = {"r8": "R8", "webkb": "WebKB", "news20": "20 Newsgroups"}
+TABLE_OF = {"r8": "Table 1", "webkb": "Table 2", "news20": "Table 3"}
+
+
+def paired(a, b) -> dict:
+    """``a - b`` paired over splits: mean difference, paired t-test (scipy.stats.ttest_rel; t and
+    p None with fewer than 2 splits or constant differences), splits where ``a`` is higher."""
+    from scipy.stats import ttest_rel
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    d = a - b
+    t = p = None
+    if d.size > 1 and np.std(d) > 0:
+        r = ttest_rel(a, b)
+        t, p = float(r.statistic), float(r.pvalue)
+    return {"diff": float(d.mean()), "t": t, "p": p, "wins": int((d > 0).sum()), "n": int(d.size)}
+
+
+def _stat_text(s: dict) -> str:
+    tp = ("t n/a" if s["t"] is None else
+          f"t = {s['t']:.2f}, p = {s['p']:.2g}" if s["p"] >= 1e-4 else f"t = {s['t']:.2f}, p < 1e-4")
+    return (f"mean diff {s['diff']:+.4f}, paired {tp}, higher in {s['wins']}/{s['n']} splits, "
+            f"n = {s['n']} splits")
+
+
+def verdict_better(s: dict) -> str:
+    """'A beats B': reproduced if the mean difference is positive and p < ALPHA; partly if it is
+    positive but not significant; not reproduced otherwise (zero or negative)."""
+    if s["diff"] > 0 and s["p"] is not None and s["p"] < ALPHA:
+        return "reproduced"
+    return "partly" if s["diff"] > 0 else "not reproduced"
+
+
+def _micro_table(runs: pd.DataFrame, key: str) -> pd.DataFrame:
+    return runs[runs["dataset"] == key].pivot(index="split", columns="method", values="micro_f")
+
+
+def best_base(table: pd.DataFrame, exclude=()) -> str | None:
+    """The single weighting with the highest mean micro-F (ties: the first of BASE_METHODS)."""
+    bases = [m for m in BASE_METHODS if m in table and m not in exclude]
+    return max(bases, key=lambda m: table[m].mean()) if bases else None
+
+
+def micro_macro_gap(fits: pd.DataFrame, key: str) -> dict:
+    """Why Kim's macro-F (``2P'R'/(P'+R')``, unweighted means over the K problems) can be close to
+    micro-F only if the small classes score like the large ones, computed from our test counts.
+
+    Micro-R is the class-size weighted mean of the per-class recalls, ``sum_c w_c r_c`` with
+    ``w_c = n_c / N`` (single-label one-vs-others: ``sum_c WP(c) = N``), R' their plain mean, so
+    ``R' - R_micro = sum_c (1/K - w_c) r_c = a (rbar_small - rbar_large)``, with
+    ``a = sum_{w_c > 1/K} (w_c - 1/K)`` and ``rbar_small``/``rbar_large`` the recalls of the
+    classes below / above ``1/K`` averaged with weights ``|1/K - w_c|``. ``|R' - R_micro| <= 0.005``
+    thus needs ``|rbar_small - rbar_large| <= 0.005 / a``. Returned (means over the splits of the
+    first method found among idf, mix-ch): the test-set class sizes, ``a``, that bound, our recall
+    gap, and our micro-F against Kim's macro-F and a class-size weighted macro-F
+    (``2P''R''/(P''+R'')`` with ``P''``, ``R''`` weighted by ``n_c``) per method.
+    """
+    sub = fits[fits["dataset"] == key]
+    n = sub.groupby(["split", "task"], sort=False)[["tp", "fn"]].first().sum(axis=1)
+    sizes = n.groupby(level="task", sort=False).mean()
+    w = sizes / sizes.sum()
+    K = len(w)
+    a = float((w - 1 / K).clip(lower=0).sum())
+    recall_gap, micro_minus_kim, micro_minus_weighted = [], {}, {}
+    for method, grp in sub.groupby("method", sort=False):
+        d_kim, d_w = [], []
+        for _, g in grp.groupby("split", sort=False):
+            g = g.set_index("task")
+            wp = g["tp"] + g["fn"]
+            pp = g["tp"] + g["fp"]
+            r = np.where(wp > 0, g["tp"] / wp.where(wp > 0, 1), 0.0)
+            p = np.where(pp > 0, g["tp"] / pp.where(pp > 0, 1), 0.0)
+            ww = (wp / wp.sum()).to_numpy()
+            P, R = g["tp"].sum() / max(pp.sum(), 1), g["tp"].sum() / max(wp.sum(), 1)
+            micro = 2 * P * R / (P + R) if P + R else 0.0
+            Pk, Rk = p.mean(), r.mean()
+            Pw, Rw = float(ww @ p), float(ww @ r)
+            d_kim.append(micro - (2 * Pk * Rk / (Pk + Rk) if Pk + Rk else 0.0))
+            d_w.append(micro - (2 * Pw * Rw / (Pw + Rw) if Pw + Rw else 0.0))
+            if method == ("idf" if "idf" in set(sub["method"]) else sub["method"].iloc[0]):
+                dev = np.abs(1 / K - ww)
+                large = ww > 1 / K
+                recall_gap.append(float(np.average(r[~large], weights=dev[~large])
+                                        - np.average(r[large], weights=dev[large])))
+        micro_minus_kim[method] = float(np.mean(d_kim))
+        micro_minus_weighted[method] = float(np.mean(d_w))
+    return {"test_class_sizes": {str(t): round(float(v), 1) for t, v in sizes.items()},
+            "a": a, "bound": 0.005 / a if a > 0 else float("inf"),
+            "recall_gap_small_minus_large": float(np.mean(recall_gap)) if recall_gap else None,
+            "micro_minus_kim_macro": micro_minus_kim,
+            "micro_minus_weighted_macro": micro_minus_weighted}
+
+
+def _rawtf_key(kim: dict, key: str) -> str | None:
+    """The dataset key running ``key``'s corpus with raw counts (``tf_norm: none``), if any."""
+    ds = kim["datasets"][key]["dataset"]
+    return next((k for k, d in kim["datasets"].items()
+                 if d["dataset"] == ds and d.get("tf_norm") == "none"), None)
+
+
+def kim_claims(runs: pd.DataFrame, fits: pd.DataFrame, published: dict, kim: dict,
+               solver: list | None = None) -> tuple:
+    """The paper's claims with verdicts computed from ``runs`` (and the published-number gaps).
+
+    Claims, per dataset key of the paper's Tables 1-3 present in ``runs`` (r8, webkb, news20):
+
+    - ``<ds>_mixch_beats_bases``, ``<ds>_minimax_beats_bases`` (and ``_minimax_sg_`` for the
+      subgradient solver): "the proposed methods consistently outperform the base term weighting
+      schemes" (Sec. 4.2, Sec. 5): the combination's micro-F minus that of OUR best single
+      weighting (highest mean micro-F), paired over the splits; rule ``verdict_better``.
+    - ``r8_rf_best_base``: "the rf scheme performs best among other base vectors on the Reuters
+      dataset": rf against the best other single weighting; reproduced if rf has the highest mean,
+      partly if it does not but is not significantly below it (p >= ALPHA), not reproduced if it is
+      significantly below.
+    - ``webkb_rf_worse``: "... while worse on the WebKB": rf against the best single weighting on
+      WebKB; reproduced if significantly below it (p < ALPHA), partly if below but not
+      significantly, not reproduced if rf is the best.
+    - ``no_single_best``: "no single best scheme outperforms the rest across all datasets"
+      (Sec. 1, 4.2): reproduced if the best single weighting differs between two datasets A, B and
+      A's best is significantly above B's best on A (p < ALPHA); partly if the bests differ without
+      such a significant pair; not reproduced if one weighting is best everywhere.
+
+    Returns ``(claims, gaps, micro_macro)``: the ``Claim.as_dict()`` list, one gap per published
+    number (dataset, method, micro/macro) with its cause, and ``micro_macro_gap`` per dataset.
+    ``solver``: the ``kim-convergence`` rows (subgradient against exact), quoted in the causes.
+    """
+    from termweight.experiments.claims import Claim
+
+    claims, gaps = [], []
+    keys = [k for k in ("r8", "webkb", "news20") if k in set(runs["dataset"])]
+    tables = {k: _micro_table(runs, k) for k in keys}
+    bests = {k: best_base(tables[k]) for k in keys}
+    rawtf = {k: _rawtf_key(kim, k) for k in keys}
+    rtables = {k: _micro_table(runs, r) for k, r in rawtf.items() if r in set(runs["dataset"])}
+    mm_gap = {k: micro_macro_gap(fits, k) for k in keys}
+
+    def pub(k, m, col="micro_f"):
+        return published.get(k, {}).get("methods", {}).get(m, {}).get(col, [None])[0]
+
+    def base_cause(k, method=None):
+        """Why a combination does not beat our best single weighting: how far our bases are from
+        the paper's, the paper's own margin, and the raw-tf run where there is one."""
+        b = bests[k]
+        ours_b, pub_b = tables[k][b].mean(), pub(k, b)
+        txt = (f"our best single weighting ({b}, micro-F {ours_b:.4f}) is "
+               f"{ours_b - pub_b:+.4f} from the paper's {b} ({pub_b:.4f})")
+        if method is not None:
+            ref = "mini-max" if method == "mini-max-sg" else method
+            pb = max((m for m in BASE_METHODS if pub(k, m) is not None), key=lambda m: pub(k, m))
+            txt += (f"; the paper's own margin of {ref} over its best base ({pb}) is "
+                    f"{pub(k, ref) - pub(k, pb):+.4f}")
+        txt += "; why our single weightings differ this much is unexplained"
+        if k in rtables and b in rtables[k]:
+            txt += (f" (not the tf normalisation: with eq. (1)'s raw tf, run {rawtf[k]}, {b} "
+                    f"gives {rtables[k][b].mean():.4f})")
+        return txt
+
+    def sg_cause(t):
+        """The subgradient run against the exact solver, and the convergence trace's excess."""
+        txt = (f"the subgradient method ({kim['minimax'].get('subgradient_iter', 300)} steps of "
+               f"size {kim['minimax'].get('eta0', 1.0):g}/k) is "
+               f"{t['mini-max-sg'].mean() - t['mini-max'].mean():+.4f} micro-F from the exact "
+               f"solver here")
+        if solver:
+            txt += (" (kim-convergence, " + ", ".join(
+                f"C = {r['C']:g}: objective {100 * r['subgradient_excess_rel']:.1f}% above the "
+                f"optimum after {r['subgradient_iterations']} steps" for r in solver) + ")")
+        return txt
+
+    for k in keys:
+        t, name, where = tables[k], DATASET_NAMES[k], f"Sec. 4.2, {TABLE_OF[k]}"
+        b = bests[k]
+        pub_best = max((m for m in BASE_METHODS if pub(k, m) is not None), key=lambda m: pub(k, m))
+        for method, cid in (("mix-ch", "mixch"), ("mini-max", "minimax"),
+                            ("mini-max-sg", "minimax_sg")):
+            if method not in t or b is None:
+                continue
+            s = paired(t[method], t[b])
+            v = verdict_better(s)
+            label = LABELS.get(method, method)
+            ref = method if method != "mini-max-sg" else "mini-max"
+            cause = ""
+            if v != "reproduced":
+                cause = base_cause(k, method)
+                if method.startswith("mini-max") and "mix-ch" in t:
+                    cause += (f"; mini-max serves each document's worst base: "
+                              f"{t[method].mean() - t['mix-ch'].mean():+.4f} against mix-ch")
+                if method == "mini-max-sg" and "mini-max" in t:
+                    cause += "; " + sg_cause(t)
+            claims.append(Claim(
+                id=f"{k}_{cid}_beats_bases",
+                claim=f"The proposed {ref} outperforms the base term weighting schemes on {name}"
+                      + (" (the paper's subgradient solver)" if method == "mini-max-sg" else ""),
+                where=where,
+                published=f"{ref} {pub(k, ref):.4f} vs best base {pub_best} {pub(k, pub_best):.4f} "
+                          f"(micro-F)",
+                test=f"{label} micro-F minus our best single weighting ({b}), random 50/50 "
+                     f"splits, paired t-test",
+                result=f"{label} {t[method].mean():.4f} vs {b} {t[b].mean():.4f}: {_stat_text(s)}",
+                verdict=v, cause=cause).as_dict())
+
+    if "r8" in tables and "rf" in tables["r8"]:
+        t = tables["r8"]
+        other = best_base(t, exclude=("rf",))
+        s = paired(t["rf"], t[other])
+        v = ("reproduced" if s["diff"] > 0 else "partly"
+             if s["p"] is None or s["p"] >= ALPHA else "not reproduced")
+        claims.append(Claim(
+            id="r8_rf_best_base", claim="The rf scheme performs best among the base vectors on "
+                                        "the Reuters (R8) dataset",
+            where="Sec. 4.2, Table 1",
+            published=f"rf {pub('r8', 'rf'):.4f}, next chi2 {pub('r8', 'chi2'):.4f} (micro-F)",
+            test=f"rf micro-F minus the best other single weighting ({other}), paired t-test",
+            result=f"rf {t['rf'].mean():.4f} vs {other} {t[other].mean():.4f}: {_stat_text(s)}",
+            verdict=v,
+            cause="" if v == "reproduced" else
+            (f"our {other} is the best single weighting on R8; the paper ranks {other} "
+             f"{1 + sum(pub('r8', m) > pub('r8', other) for m in BASE_METHODS)} of 5 "
+             f"({pub('r8', other):.4f}); unexplained")).as_dict())
+    if "webkb" in tables and "rf" in tables["webkb"]:
+        t = tables["webkb"]
+        other = best_base(t, exclude=("rf",))
+        s = paired(t["rf"], t[other])
+        below = s["diff"] < 0
+        v = ("reproduced" if below and s["p"] is not None and s["p"] < ALPHA else
+             "partly" if below else "not reproduced")
+        claims.append(Claim(
+            id="webkb_rf_worse", claim="rf, best on Reuters, is worse than other base vectors on "
+                                       "WebKB",
+            where="Sec. 4.2, Table 2",
+            published=f"rf {pub('webkb', 'rf'):.4f} vs chi2 {pub('webkb', 'chi2'):.4f} (micro-F)",
+            test=f"rf micro-F minus the best other single weighting ({other}), paired t-test",
+            result=f"rf {t['rf'].mean():.4f} vs {other} {t[other].mean():.4f}: {_stat_text(s)}",
+            verdict=v,
+            cause="" if v == "reproduced" else
+            (f"rf is within {abs(s['diff']):.4f} of {other} on WebKB here (paper: "
+             f"{pub('webkb', 'chi2') - pub('webkb', 'rf'):.4f} below chi2); unexplained")).as_dict())
+    if len(keys) > 1 and all(bests.values()):
+        sig = []
+        for ka in keys:
+            for kb in keys:
+                if bests[ka] != bests[kb]:
+                    s = paired(tables[ka][bests[ka]], tables[ka][bests[kb]])
+                    if s["diff"] > 0 and s["p"] is not None and s["p"] < ALPHA:
+                        sig.append((ka, kb, s))
+        differ = len(set(bests.values())) > 1
+        v = "reproduced" if sig else "partly" if differ else "not reproduced"
+        ex = (f"; e.g. on {DATASET_NAMES[sig[0][0]]} {bests[sig[0][0]]} beats "
+              f"{bests[sig[0][1]]}: {_stat_text(sig[0][2])}") if sig else ""
+        pub_bests = {k: max((m for m in BASE_METHODS if pub(k, m) is not None),
+                            key=lambda m: pub(k, m)) for k in keys}
+        claims.append(Claim(
+            id="no_single_best", claim="No single term weighting is best on every dataset: one "
+                                       "performs well on some and is inferior on others",
+            where="Sec. 1, Sec. 4.2, Tables 1-3",
+            published="best base: " + ", ".join(f"{DATASET_NAMES[k]} {pub_bests[k]}"
+                                                for k in keys),
+            test="best single weighting per dataset (mean micro-F); where they differ, dataset "
+                 "A's best against B's best on A, paired t-test",
+            result="best: " + ", ".join(f"{DATASET_NAMES[k]} {bests[k]}" for k in keys) + ex,
+            verdict=v,
+            cause="" if v == "reproduced" else
+            ("one weighting is best on every dataset here; unexplained" if not differ else
+             "the bests differ but no difference is significant; unexplained")).as_dict())
+
+    # the published numbers' gaps, each with its cause
+    for k in keys:
+        g = mm_gap[k]
+        for m in (*BASE_METHODS, *COMBINED):
+            if m not in tables[k] or pub(k, m) is None and m != "mini-max-sg":
+                continue
+            ref = "mini-max" if m == "mini-max-sg" else m
+            sub = runs[(runs["dataset"] == k) & (runs["method"] == m)]
+            for col, ours_col in (("micro_f", "micro_f"), ("macro_f", "kim_macro_f")):
+                p_, ours = pub(k, ref, col), float(sub[ours_col].mean())
+                if m in BASE_METHODS:
+                    cause = (f"unexplained: our {m} is {ours - p_:+.4f} from the paper's"
+                             + (f"; with raw tf (eq. (1), run {rawtf[k]}) its micro-F is "
+                                f"{rtables[k][m].mean():.4f}, so the tf normalisation is not the "
+                                f"cause" if k in rtables and m in rtables[k] else ""))
+                elif m == "mix-ch":
+                    ob = runs[(runs["dataset"] == k) & (runs["method"] == bests[k])]
+                    cause = (f"follows the single weightings it mixes (our best, {bests[k]}, is "
+                             f"{float(ob[ours_col].mean()) - pub(k, bests[k], col):+.4f} from the "
+                             f"paper's {bests[k]}); unexplained")
+                else:
+                    cause = ("the exact cutting-plane optimum (1% certified gap), not the "
+                             "paper's subgradient method" if m == "mini-max" else
+                             sg_cause(tables[k]) if "mini-max" in tables[k] else
+                             "the paper's subgradient method")
+                    cause += "; the rest unexplained"
+                if col == "macro_f" and k == "r8":
+                    cause += (f"; and the paper's R8 macro-F is within 0.005 of its micro-F in "
+                              f"every row, which needs the recalls of the small classes to be "
+                              f"within {g['bound']:.4f} of the large ones' (test classes "
+                              f"{', '.join(f'{t} {n:.0f}' for t, n in g['test_class_sizes'].items())}"
+                              f"; a = {g['a']:.3f}); ours differ by "
+                              f"{g['recall_gap_small_minus_large']:+.4f} (idf) and our micro-F "
+                              f"minus Kim's macro-F is {g['micro_minus_kim_macro'].get(m, 0):+.4f},"
+                              f" minus a class-size weighted macro-F "
+                              f"{g['micro_minus_weighted_macro'].get(m, 0):+.4f}: the paper's "
+                              f"numbers fit a size-weighted average, not its formula")
+                gaps.append({"dataset": k, "method": m, "quantity": col,
+                             "published": p_, "ours": round(ours, 6),
+                             "diff": round(ours - p_, 6), "cause": cause})
+    return claims, gaps, mm_gap
 
 
 # --- parser -------------------------------------------------------------------------------------

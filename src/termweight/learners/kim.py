@@ -361,6 +361,9 @@ class MixCH(_OneVsRest):
         SVM fits made.
     converged_ : bool or ndarray of shape (n_classes,)
         Whether the relative change fell below ``tol``.
+    svm_n_iter_ : int
+        The most liblinear passes of any SVM step of a binary fit (``svm_max_iter``: that
+        step stopped at the cap, unconverged).
     history_ : dict of lists
         ``objective`` after each SVM step and ``objective_after_alpha`` after each LP step (on
         Kim's scale), ``alpha``, ``rel_change``, ``time`` (cumulative seconds).
@@ -412,6 +415,8 @@ class MixCH(_OneVsRest):
                         intercept_scaling=self.intercept_scaling, tol=self.svm_tol,
                         max_iter=self.svm_max_iter, random_state=self.random_state)
         svm.fit(X @ sp.diags_array(b), y)
+        # the most liblinear passes of any SVM step of this fit (max_iter reached: not converged)
+        self.svm_n_iter_ = max(getattr(self, "svm_n_iter_", 0), int(np.max(svm.n_iter_)))
         # liblinear's internal bias weight is intercept_ / intercept_scaling (regularised)
         w0 = float(np.ravel(svm.intercept_)[0])
         w0_raw = w0 / self.intercept_scaling if self.fit_intercept else 0.0
@@ -427,6 +432,7 @@ class MixCH(_OneVsRest):
         t0 = time.perf_counter()
         theta_prev = None
         self.converged_ = False
+        self.svm_n_iter_ = 0
         for k in range(1, self.max_iter + 1):
             b = alpha @ B
             w, w0, w0_raw = self._svm(X, ypm, b)

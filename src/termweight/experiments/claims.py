@@ -1,0 +1,164 @@
+"""A paper's claims, each with the test we ran, our result and a verdict.
+
+Every reproduced paper writes a ``claims`` list into its ``reports/metrics/<paper>.json``: one
+object per claim the paper makes, with
+
+- ``id``: a short key, unique within the paper (``[a-z0-9_]+``);
+- ``claim``: the paper's claim, quoted or closely paraphrased;
+- ``where``: where the paper makes it (section, table, figure);
+- ``published``: the paper's number(s) for it, or "" when it states no number;
+- ``test``: what we ran to test it (data, protocol, statistical test);
+- ``result``: our result, with its test statistic where there is one;
+- ``verdict``: one of ``VERDICTS``;
+- ``cause``: for every verdict but "reproduced", why: the measured cause of the gap, "unexplained",
+  or, for "not testable", what is missing here. May be "" for "reproduced".
+
+The texts are plain ASCII (the PDF is built by pdfLaTeX); ``latex_table`` escapes them.
+The report's PDF shows one table per paper (``latex_section``), the README's results table the
+count per paper (``tally``), each paper's docs page the Markdown table (``markdown_table``).
+
+Examples
+--------
+>>> c = Claim(id="gain", claim="BNS beats TF-IDF", where="Sec. 4", published="+7 F points",
+...           test="paired t-test over 110 tasks", result="+3.1 points, t = 4.2, p < 0.001",
+...           verdict="partly", cause="smaller gain: the bias is regularised (probe)")
+>>> tally([c.as_dict()])
+{'reproduced': 0, 'partly': 1, 'not reproduced': 0, 'not testable': 0, 'tested': 1}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from termweight.errors import TermweightError
+from termweight.latex import latex_escape
+
+#: the verdicts, in the order the tables count them
+VERDICTS = ("reproduced", "partly", "not reproduced", "not testable")
+FIELDS = ("id", "claim", "where", "published", "test", "result", "verdict", "cause")
+_ID = re.compile(r"^[a-z0-9_]+$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper and our verdict on it (fields as in the module docstring)."""
+
+    id: str
+    claim: str
+    where: str
+    test: str
+    result: str
+    verdict: str
+    cause: str = ""
+    published: str = ""
+
+    def __post_init__(self):
+        check_claims([asdict(self)], "claim")
+
+    def as_dict(self) -> dict[str, str]:
+        return {k: getattr(self, k) for k in FIELDS}
+
+
+def check_claims(claims, source: str) -> list[dict[str, str]]:
+    """``claims`` checked (a list of objects with the fields above); one error naming ``source``
+    and the claim's index and key otherwise."""
+    if not isinstance(claims, list):
+        raise TermweightError(f"{source}: 'claims' must be a list, found {type(claims).__name__}")
+    seen = set()
+    out = []
+    for i, c in enumerate(claims):
+        at = f"{source}: claims[{i}]"
+        if not isinstance(c, dict):
+            raise TermweightError(f"{at}: expected an object, found {type(c).__name__}")
+        missing = [k for k in FIELDS if k not in c and k not in ("cause", "published")]
+        if missing:
+            raise TermweightError(f"{at}: missing key(s) {', '.join(map(repr, missing))}")
+        extra = sorted(set(c) - set(FIELDS))
+        if extra:
+            raise TermweightError(f"{at}: unknown key(s) {', '.join(map(repr, extra))}")
+        row = {k: c.get(k, "") for k in FIELDS}
+        for k, v in row.items():
+            if not isinstance(v, str):
+                raise TermweightError(f"{at}: key {k!r} must be a string, found {type(v).__name__}")
+            if not v.isascii():
+                raise TermweightError(f"{at}: key {k!r} must be ASCII text (pdfLaTeX), found "
+                                      f"{next(ch for ch in v if not ch.isascii())!r}")
+        for k in ("claim", "where", "test", "result"):
+            if not row[k].strip():
+                raise TermweightError(f"{at}: key {k!r} is empty")
+        if not _ID.match(row["id"]):
+            raise TermweightError(f"{at}: id {row['id']!r} must match [a-z0-9_]+")
+        if row["id"] in seen:
+            raise TermweightError(f"{at}: id {row['id']!r} is repeated")
+        seen.add(row["id"])
+        if row["verdict"] not in VERDICTS:
+            raise TermweightError(f"{at}: verdict {row['verdict']!r} is not one of "
+                                  f"{', '.join(VERDICTS)}")
+        if row["verdict"] != "reproduced" and not row["cause"].strip():
+            raise TermweightError(f"{at}: verdict {row['verdict']!r} needs a 'cause' (the measured "
+                                  "cause, 'unexplained', or what is missing here)")
+        out.append(row)
+    return out
+
+
+def tally(claims) -> dict[str, int]:
+    """Claims per verdict, and ``tested`` = all but "not testable"."""
+    rows = check_claims(claims, "claims")
+    out = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
+    out["tested"] = len(rows) - out["not testable"]
+    return out
+
+
+def tally_text(claims) -> str:
+    """``"3 of 5 (1 partly; 2 not testable)"``: reproduced of tested, then the rest."""
+    t = tally(claims)
+    rest = [f"{t[v]} {v}" for v in ("partly", "not reproduced", "not testable") if t[v]]
+    return f"{t['reproduced']} of {t['tested']}" + (f" ({'; '.join(rest)})" if rest else "")
+
+
+def tex_escape(text: str) -> str:
+    """Plain text as LaTeX text: the special characters escaped, ``<`` and ``>`` in math (the
+    report's default font encoding has no text glyphs for them)."""
+    return latex_escape(text).replace("<", "$<$").replace(">", "$>$")
+
+
+def latex_table(title: str, claims, label: str) -> str:
+    """One paper's claims as a LaTeX ``longtable`` (claim, where, published, result, verdict)."""
+    rows = check_claims(claims, label)
+    lines = [
+        r"{\footnotesize",
+        r"\begin{longtable}{p{4.2cm}p{1.5cm}p{1.7cm}p{4.3cm}p{2.4cm}}",
+        rf"\caption{{{title}: the paper's claims, the test we ran, our result and the verdict "
+        rf"({tex_escape(tally_text(rows))} reproduced).}}\label{{{label}}}\\",
+        r"\toprule",
+        r"Claim & Where & Published & Test and our result & Verdict \\",
+        r"\midrule\endfirsthead",
+        r"\toprule Claim & Where & Published & Test and our result & Verdict \\ \midrule\endhead",
+    ]
+    for r in rows:
+        verdict = tex_escape(r["verdict"])
+        if r["cause"]:
+            verdict += r"\newline{\scriptsize " + tex_escape(r["cause"]) + "}"
+        lines.append(" & ".join([tex_escape(r["claim"]), tex_escape(r["where"]),
+                                 tex_escape(r["published"] or "--"),
+                                 tex_escape(r["test"]) + r"\newline \emph{" + tex_escape(r["result"])
+                                 + "}", verdict]) + r" \\")
+    lines += [r"\bottomrule", r"\end{longtable}}"]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_table(claims) -> str:
+    """One paper's claims as a Markdown table (for its docs page)."""
+    rows = check_claims(claims, "claims")
+
+    def cell(s: str) -> str:
+        return " ".join(s.split()).replace("|", "/") or "-"
+
+    out = ["| claim | where | published | test | our result | verdict |",
+           "|---|---|---|---|---|---|"]
+    for r in rows:
+        verdict = r["verdict"] + (f": {r['cause']}" if r["cause"] else "")
+        out.append("| " + " | ".join(cell(x) for x in (r["claim"], r["where"], r["published"],
+                                                        r["test"], r["result"], verdict)) + " |")
+    return "\n".join(out) + "\n"

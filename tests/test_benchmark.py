@@ -89,6 +89,7 @@ def test_a_registered_weighting_enters_the_benchmark():
     finally:
         scoring.METRICS.pop("gss", None)
         scoring.WEIGHTINGS.pop("gss", None)
+        scoring.METRIC_DESCRIPTIONS.pop("gss", None)
     assert "tf-gss" not in all_encodings()
 
 

@@ -139,7 +139,7 @@ def test_list_learners_names_their_classes(tmp_path):
 
     lines = _lines(tw("list", "learners", cwd=tmp_path))
     assert set(lines) == {"linearsvc", "adaboost_mh", "mp_boost", "modest", "mix-ch", "mini-max",
-                          "fh"}
+                          "fh", "smo"}
     for name, line in lines.items():
         module, _, attr = line.split()[1].rpartition(".")
         obj = getattr(importlib.import_module(module), attr)  # the named class really exists

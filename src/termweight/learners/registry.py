@@ -67,6 +67,9 @@ LEARNERS: dict[str, Learner] = {spec.name: spec for spec in (
     Learner("mini-max", "termweight.learners.kim", "MiniMax", "kim (kim.methods)", "mini-max"),
     Learner("fh", "termweight.learners.ordinal", "FrankHallClassifier",
             "mukras (mukras.classifiers)", "Frank & Hall"),
+    Learner("smo", "termweight.experiments.forman", "make_learner",
+            "forman (forman.learners): libsvm's exact solver of the problem WEKA's SMO solves "
+            "(hinge loss, unregularised bias)", "SMO (libsvm, WEKA's problem)"),
 )}
 
 

@@ -64,3 +64,22 @@ def test_frank_hall_probability_formula_and_labels():
     assert np.all(mono.predict_proba(X) >= 0)
     assert set(fh.predict(X)) <= {10, 20, 30, 40}
     clone(fh)  # sklearn-compatible params
+
+
+def test_frank_hall_n_jobs_gives_the_same_model_and_keeps_the_warnings():
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 6))
+    y = np.digitize(X[:, 0] + 0.3 * rng.normal(size=120), [-0.5, 0.5])
+    one = FrankHallClassifier(LogisticRegression(), n_jobs=1).fit(X, y)
+    two = FrankHallClassifier(LogisticRegression(), n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.predict_proba(X), two.predict_proba(X))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        FrankHallClassifier(LinearSVC(max_iter=1, C=100.0), proba="logistic", n_jobs=2).fit(X, y)
+    assert sum(issubclass(w.category, ConvergenceWarning) for w in caught) == 2  # K-1 = 2 fits
+    with pytest.raises(ValueError, match="n_jobs"):
+        FrankHallClassifier(LogisticRegression(), n_jobs=0).fit(X, y)

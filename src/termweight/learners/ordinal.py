@@ -15,7 +15,11 @@ unless ``monotone=True``, which takes the running minimum of the cumulative ``P(
 
 from __future__ import annotations
 
+import warnings
+from numbers import Integral
+
 import numpy as np
+from joblib import Parallel, delayed
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
@@ -55,6 +59,9 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
     monotone : bool, default=False
         Take the running minimum of the cumulative ``P(y > v_k)`` (no negative class
         probabilities).
+    n_jobs : int or None, default=None
+        Fit the K-1 binary models in this many joblib workers (None: 1; -1: every core), as
+        scikit-learn's ``OneVsRestClassifier``; the models are the same for every value.
 
     Attributes
     ----------
@@ -88,11 +95,12 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
     array([1, 1, 2, 2, 3, 3])
     """
 
-    def __init__(self, estimator, proba="auto", calibration_cv=3, monotone=False):
+    def __init__(self, estimator, proba="auto", calibration_cv=3, monotone=False, n_jobs=None):
         self.estimator = estimator
         self.proba = proba
         self.calibration_cv = calibration_cv
         self.monotone = monotone
+        self.n_jobs = n_jobs
 
     def _mode(self) -> str:
         if self.proba not in _PROBA:
@@ -131,15 +139,21 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Frank & Hall needs at least 2 ordinal classes; got 1 class: "
                              f"{self.classes_[0]!r}")
         self.proba_mode_ = self._mode()
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, Integral) or self.n_jobs == 0):
+            raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
         rank = np.searchsorted(self.classes_, y)
-        self.estimators_ = []
-        for k in range(self.classes_.size - 1):  # K-1 binary problems, not a loop over terms
-            est = clone(self.estimator)
-            if self.proba_mode_ == "sigmoid":
-                est = CalibratedClassifierCV(est, method="sigmoid", cv=self.calibration_cv,
-                                             ensemble=False)
-            est.fit(X, (rank > k).astype(np.int64), **fit_params)
-            self.estimators_.append(est)
+        base = self.estimator
+        if self.proba_mode_ == "sigmoid":
+            base = CalibratedClassifierCV(base, method="sigmoid", cv=self.calibration_cv,
+                                          ensemble=False)
+        # K-1 binary problems (not a loop over terms), each a clone fitted in a joblib worker
+        fitted = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_binary)(clone(base), X, (rank > k).astype(np.int64), fit_params)
+            for k in range(self.classes_.size - 1))
+        self.estimators_ = [est for est, _ in fitted]
+        for _, caught in fitted:  # the workers' warnings, raised here in the order of k
+            for w in caught:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         warn_if_trivial("FrankHallClassifier", y, self.predict(X),
                         hint="check its base estimator (regularisation, convergence)")
         return self
@@ -178,6 +192,15 @@ class FrankHallClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = inner.sparse
         tags.input_tags.allow_nan = inner.allow_nan
         return tags
+
+
+def _fit_binary(est, X, y01, fit_params):
+    """Fit one binary model; return it and the warnings its fit raised (a joblib worker's
+    warnings would otherwise be lost)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.fit(X, y01, **fit_params)
+    return est, caught
 
 
 def ordinal_mse(y_true, y_pred, labels=None) -> float:

@@ -1,6 +1,7 @@
 """Tests for Kim (2016) mix-ch and mini-max (termweight.learners.kim)."""
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from termweight.learners.kim import (
     _base_scores,
     _line_search,
     alpha_step,
+    finish_hinge_svm,
     minimax_objective,
     minimax_path,
     project_simplex,
@@ -116,6 +118,50 @@ def test_minimax_single_base_matches_liblinear_hinge():
     assert abs(f_mm - f_ref) <= 1e-6 * f_ref
     # strongly convex objective: ||w - w*||^2 / (2C) <= F(w) - F(w*) -> coefficients agree
     np.testing.assert_allclose(mm.coef_, ref.coef_.ravel(), atol=3e-3)
+
+
+def _hinge_objective(X, y, w, w0, s, C):
+    return np.maximum(0.0, 1.0 - y * (X @ w + s * w0)).sum() + (w @ w + w0 * w0) / (2 * C)
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_finish_hinge_svm_takes_a_capped_liblinear_point_to_the_optimum(fit_intercept):
+    X, y, _ = _problem(n=200, d=60, seed=3, noise=0.05)
+    ypm, C, s = 2.0 * y - 1.0, 100.0, (1.0 if fit_intercept else 0.0)
+    kw = {"C": C, "loss": "hinge", "dual": True, "fit_intercept": fit_intercept, "random_state": 0}
+    with pytest.warns(ConvergenceWarning):
+        capped = LinearSVC(tol=1e-4, max_iter=5, **kw).fit(X, ypm)
+    ref = LinearSVC(tol=1e-6, max_iter=100_000, **kw).fit(X, ypm)
+    assert ref.n_iter_ < 100_000  # met liblinear's own test
+    w0_of = (lambda m: float(m.intercept_[0])) if fit_intercept else (lambda m: 0.0)
+    f_cap = _hinge_objective(X, ypm, capped.coef_.ravel(), w0_of(capped), s, C)
+    f_opt = _hinge_objective(X, ypm, ref.coef_.ravel(), w0_of(ref), s, C)
+    assert f_cap > 1.01 * f_opt  # the capped point is really short of the optimum
+    w, w0, gap, ok = finish_hinge_svm(X, ypm, C, capped.coef_.ravel(), w0_of(capped), s,
+                                      tol=1e-4)
+    f = _hinge_objective(X, ypm, w, w0, s, C)
+    assert ok and 0 <= gap <= 1e-4
+    assert f_opt * (1 - 1e-4) <= f <= f_opt * (1 + 1e-4)  # both within 1e-4 of the optimum
+    assert f <= f_cap
+
+
+def test_mixch_finishes_svm_steps_that_stop_at_the_pass_cap():
+    X, y, B = _problem(n=200, d=60, J=1, seed=3, noise=0.05)
+    ref = MixCH(B, C=100.0, svm_tol=1e-6, svm_max_iter=100_000).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)  # certified: nothing to warn about
+        m = MixCH(B, C=100.0, svm_max_iter=5, svm_gap_tol=1e-4).fit(X, y)
+    assert m.svm_n_iter_ == 5 and m.svm_finished_ == 1 and m.svm_converged_
+    assert 0 < m.svm_gap_ <= 1e-4
+    ypm = 2.0 * y - 1.0
+    f = minimax_objective(X, ypm, B, m.svm_coef_, C=100.0)
+    f_ref = minimax_objective(X, ypm, B, ref.svm_coef_, C=100.0)
+    assert f <= f_ref * (1 + 1e-4)
+    assert ref.svm_finished_ == 0 and ref.svm_converged_
+    with pytest.warns(ConvergenceWarning, match="Liblinear"):  # None: liblinear's point kept
+        raw = MixCH(B, C=100.0, svm_max_iter=5, svm_gap_tol=None).fit(X, y)
+    assert raw.svm_finished_ == 0 and not raw.svm_converged_
+    assert minimax_objective(X, ypm, B, raw.svm_coef_, C=100.0) > f_ref * 1.01
 
 
 @pytest.mark.parametrize("fit_intercept", [False, True])

@@ -154,7 +154,8 @@ def make_estimator(method: str, B: np.ndarray, C: float, cfg: dict):
     from termweight.learners.kim import MiniMax, MixCH
 
     svm = cfg.get("svm", {})
-    svm_kw = {"svm_tol": svm.get("tol", 1e-4), "svm_max_iter": svm.get("max_iter", 10000)}
+    svm_kw = {"svm_tol": svm.get("tol", 1e-4), "svm_max_iter": svm.get("max_iter", 10000),
+              "svm_gap_tol": svm.get("gap_tol")}
     if method in BASE_METHODS:
         j = list(BASE_METHODS).index(method)
         return MixCH(B[j:j + 1], C=C, **svm_kw)  # one base: a plain hinge-loss LinearSVC
@@ -188,7 +189,10 @@ def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
             "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught)}
     if hasattr(est, "svm_n_iter_"):  # liblinear passes (the SVMs and mix-ch's SVM steps)
         info["svm_iter"] = int(est.svm_n_iter_)
-        info["svm_converged"] = bool(est.svm_n_iter_ < est.svm_max_iter)
+        # liblinear's own test met, or the capped steps finished to a certified gap
+        info["svm_converged"] = bool(est.svm_converged_)
+        info["svm_finished"] = int(est.svm_finished_)
+        info["svm_gap"] = float(est.svm_gap_)
     if method == "mix-ch":
         info["alpha"] = ";".join(f"{a:.4f}" for a in est.alpha_)
     if method.startswith("mini-max"):
@@ -275,7 +279,7 @@ def fit_split(X, Y, split, methods, chosen: dict, cfg, classes) -> pd.DataFrame:
                          "n_terms": int(d.columns.size), **info})
     frame = pd.DataFrame(rows)
     for col in ("fit_time", "n_iter", "converged", "warnings", "svm_iter", "svm_converged",
-                "alpha", "objective"):
+                "svm_finished", "svm_gap", "alpha", "objective"):
         if col not in frame:
             frame[col] = np.nan
     return frame
@@ -305,15 +309,19 @@ def unconverged(fits: pd.DataFrame) -> pd.Series:
 
 def run_summary(fits: pd.DataFrame) -> pd.DataFrame:
     """One row per (dataset, split, method): micro-F, Kim's macro-F, mean-F1 macro, P', R',
-    and convergence: ``fits`` (task fits), ``unconverged`` (of them, ``unconverged``) and the
-    most / mean liblinear passes per fit (``svm_iter_max``, ``svm_iter_mean``; NaN where no
-    liblinear step ran or the fits predate the column)."""
+    and convergence: ``fits`` (task fits), ``unconverged`` (of them, ``unconverged``),
+    ``finished`` (of them, fits with an SVM step that stopped at liblinear's cap and was
+    finished to a certified gap, ``svm.gap_tol``) and the most / mean liblinear passes per fit
+    (``svm_iter_max``, ``svm_iter_mean``; NaN where no liblinear step ran or the fits predate
+    the column)."""
     from termweight.evaluation import averages
 
     fits = fits.assign(_bad=unconverged(fits))
     iters = pd.to_numeric(fits["svm_iter"], errors="coerce") if "svm_iter" in fits else \
         pd.Series(np.nan, index=fits.index)
-    fits = fits.assign(_iter=iters)
+    finished = (pd.to_numeric(fits["svm_finished"], errors="coerce").fillna(0) > 0
+                if "svm_finished" in fits else pd.Series(False, index=fits.index))
+    fits = fits.assign(_iter=iters, _finished=finished)
     out = []
     for (key, split, method), grp in fits.groupby(["dataset", "split", "method"], sort=False):
         a = averages(grp[["tp", "fp", "fn", "tn"]])
@@ -322,6 +330,7 @@ def run_summary(fits: pd.DataFrame) -> pd.DataFrame:
                     "macro_f1": a["macro_f1"], "macro_precision": a["macro_precision"],
                     "macro_recall": a["macro_recall"], "fits": len(grp),
                     "unconverged": int(grp["_bad"].sum()),
+                    "finished": int(grp["_finished"].sum()),
                     "svm_iter_max": grp["_iter"].max(), "svm_iter_mean": grp["_iter"].mean()})
     return pd.DataFrame(out)
 

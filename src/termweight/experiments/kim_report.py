@@ -332,8 +332,10 @@ def cmd_report(args) -> None:
     chosen_c = {k: {f"{c:g}": round(float(np.mean(fits.loc[fits["dataset"] == k, "C"] == c)), 4)
                     for c in grids[k]} for k in keys}
     versus = versus_best_base(runs)
-    conv_rows = runs.groupby(["dataset", "method"], sort=False)[["fits", "unconverged"]].sum()
-    convergence = {f"{k}/{m}": {"fits": int(r["fits"]), "unconverged": int(r["unconverged"])}
+    conv_rows = runs.groupby(["dataset", "method"], sort=False)[
+        ["fits", "unconverged", "finished"]].sum()
+    convergence = {f"{k}/{m}": {"fits": int(r["fits"]), "unconverged": int(r["unconverged"]),
+                                "finished": int(r["finished"])}
                    for (k, m), r in conv_rows.iterrows()}
     metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": len(split_names_of(kim, k)),
                                                      "C_grid": grids[k], "chosen_C": chosen_c[k],
@@ -391,6 +393,7 @@ def cmd_report(args) -> None:
     macro(_macro_name("mixch", "uniform", "percent"), f"{100 * uniform:.1f}")
     for km, c in convergence.items():  # task fits stopped at a solver's cap
         macro(_macro_name(*km.split("/"), "unconverged"), f"{c['unconverged']} of {c['fits']}")
+        macro(_macro_name(*km.split("/"), "finished"), f"{c['finished']} of {c['fits']}")
     for key, g in micro_macro.items():  # the micro/macro arithmetic (micro_macro_gap)
         macro(_macro_name(key, "macro", "bound"), f"{g['bound']:.4f}")
         macro(_macro_name(key, "macro", "a"), f"{g['a']:.3f}")

@@ -53,8 +53,6 @@ include: "workflow/rules/mukras.smk"
 include: "workflow/rules/report_paper.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/kim.smk"
-include: "workflow/rules/forman.smk"
-include: "workflow/rules/ferreira.smk"
 include: "workflow/rules/benchmark.smk"
 include: "workflow/rules/declared.smk"  # the paper packages' rules, from their stages.yaml
 

@@ -36,3 +36,47 @@ for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
             _paper
         input:
             _outs,
+
+
+# The rules of the stages of workflow/stages.yaml that carry a `snakemake:` block (the five
+# reproduced papers): the stage's own command for one part of its work per job (its fan-out), the
+# files the block names beside it, report() captions and categories, and each paper's target
+# (termweight.pipeline.smkrules says what the block's keys mean).
+from termweight.pipeline.smkrules import job_input, job_params, snakemake_rules
+
+# captions relative to this file
+_DECLARED_RULES, _DECLARED_TARGETS = snakemake_rules(Path(workflow.basedir), config,
+                                                     rules_dir="workflow/rules")
+
+for _spec in _DECLARED_RULES:
+
+    rule:
+        name:
+            _spec["name"]
+        wildcard_constraints:
+            **{w: "|".join(v) for w, v in _spec["wildcards"].items()},
+        input:
+            job_input(_spec),
+        output:
+            [
+                report(o, **_spec["report"][o]) if o in _spec["report"] else file_or_directory(o)
+                for o in _spec["output"]
+            ],
+        params:
+            **job_params(_spec),
+        log:
+            _spec["log"],
+        conda:
+            ENV
+        shell:
+            "{params.cmd}"
+
+
+for _paper, _outs in _DECLARED_TARGETS.items():
+    PAPER_TARGETS.extend(_outs)
+
+    rule:
+        name:
+            _paper
+        input:
+            _outs,

@@ -48,11 +48,8 @@ else:
 
 
 include: "workflow/rules/report.smk"
-include: "workflow/rules/esuli.smk"
-include: "workflow/rules/mukras.smk"
 include: "workflow/rules/report_paper.smk"
 include: "workflow/rules/metrics.smk"
-include: "workflow/rules/kim.smk"
 include: "workflow/rules/benchmark.smk"
 include: "workflow/rules/declared.smk"  # the paper packages' rules, from their stages.yaml
 

@@ -2,8 +2,8 @@
 # stage of the package's stages.yaml becomes one rule per instance, with the same command, the
 # same inputs and outputs and the same code (derived from the imports) as its DVC stage, so
 # nothing is written twice. A package paper needs no rule file: `snakemake <paper>` runs it.
-# (The five reproduced papers keep their hand-written rule files, which the one-graph test holds
-# to their DVC stages.) An output whose last part has no file extension is a directory.
+# An output whose last part has no file extension is a directory. (The five reproduced papers'
+# rules are built from workflow/stages.yaml below.)
 from pathlib import Path
 
 from termweight.pipeline.dvcyaml import package_instances, params_values

@@ -285,8 +285,12 @@ def _rule_specs(name: str, stage: dict, sm: dict, params: dict) -> list[dict]:
             ctx = _Context(key, item, params, wild, where)
             spec["jobs"][tuple(sorted(wild.items()))] = _job(body, sm, ctx)
         # the output and log patterns: wildcards kept
-        sym = key if per_item or key is None else "{" + keyname + "}"
-        pattern_ctx = _Context(sym, sym if item == key else {}, params,
+        if per_item or key is None:
+            sym, sym_item = key, item
+        else:  # the key is a wildcard (an output naming an item's field fails the check below)
+            sym = "{" + keyname + "}"
+            sym_item = sym if item == key else item
+        pattern_ctx = _Context(sym, sym_item, params,
                                {w: "{" + w + "}" for w in [*base, *fan]}, where)
         pat = _job(body, sm, pattern_ctx, pattern=True)
         for field in ("output", "log"):

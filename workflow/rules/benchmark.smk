@@ -1,6 +1,6 @@
 # The term-weighting benchmark (docs/benchmark.md): params.yaml's `benchmark:` expanded into one
 # generic run per dataset (termweight.config.benchmark_runs: bench_<dataset>), each through the
-# generic steps of steps.smk with the same CLI: split -> stats -> score -> encode (all weightings,
+# generic steps (workflow/stages.yaml) with the same CLI: split -> stats -> score -> encode (all weightings,
 # one job) -> per learner: train -> predict -> evaluate -> aggregate; then one statistics/report
 # job (termweight.experiments.benchmark). Outputs under data/benchmark/; `snakemake benchmark`.
 # Each step's output is the run's directory (as DVC's stages): ~20 runs x 41 weightings x 10

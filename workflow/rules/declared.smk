@@ -45,8 +45,9 @@ for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
 from termweight.pipeline.smkrules import job_input, job_params, snakemake_rules
 
 # captions relative to this file
-_DECLARED_RULES, _DECLARED_TARGETS = snakemake_rules(Path(workflow.basedir), config,
-                                                     rules_dir="workflow/rules")
+_DECLARED_RULES, _DECLARED_TARGETS = snakemake_rules(
+    Path(workflow.basedir), config, rules_dir="workflow/rules", fanout=FANOUT
+)
 
 for _spec in _DECLARED_RULES:
 
@@ -64,6 +65,7 @@ for _spec in _DECLARED_RULES:
             ],
         params:
             **job_params(_spec),
+        threads: JOB_CORES if _spec["threads"] == "job_cores" else _spec["threads"]
         log:
             _spec["log"],
         conda:

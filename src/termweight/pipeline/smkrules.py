@@ -41,10 +41,15 @@ DVC generator ignores it. Its keys (all optional):
 ``drop``
     ``[{when: condition, options: [...], paths: [...]}]``: unless the condition holds, the
     options (with their values) are left out of the command and the paths out of the files.
+``threads``
+    ``job_cores`` for a job that runs worker processes (``--jobs {threads}`` in ``options``):
+    the Snakefile's ``JOB_CORES``.
+``mode``
+    ``step`` or ``split``: built only under that ``--config fanout=`` (default: both).
 ``when``
     the condition for the stage to have rules at all. A condition is a dotted key (present and
-    not empty) or ``"<name> in <dotted key>"``. Default: the params.yaml section the stage's name
-    starts with (``ferreira_run`` -> ``ferreira``).
+    not empty) or ``"<name> in <dotted key>"``. Default for a paper's stage: the params.yaml
+    section its name starts with (``ferreira_run`` -> ``ferreira``).
 
 Reports (``snakemake --report``): the outputs under ``reports/`` that are PNG figures, JSON
 metrics or tables carry the paper's category and caption (the top-level ``snakemake: papers:``
@@ -60,12 +65,7 @@ import shlex
 from pathlib import Path
 
 from termweight.errors import ConfigError
-from termweight.pipeline.dvcyaml import (
-    DECLARATION,
-    _lookup,
-    _resolve,
-    generated_stages,
-)
+from termweight.pipeline.dvcyaml import DECLARATION, _lookup, _resolve
 
 _WILD = re.compile(r"(?<!\$)\{([a-z_]+)\}")
 _LOG = re.compile(r"--log (\S+)")
@@ -211,7 +211,7 @@ def _job(body: dict, sm: dict, ctx: _Context, pattern: bool = False) -> dict:
         extra = shlex.split(ctx(sm["options"]))
         at = words.index(sm["before"]) if "before" in sm else len(words)
         words[at:at] = extra
-    cmd = shlex.join(words)
+    cmd = shlex.join(words).replace("'{threads}'", "{threads}")
     domains = sm.get("expand", {})
 
     def files(kind: str, declared) -> list[str]:
@@ -305,42 +305,63 @@ def _declaration(root: Path) -> dict:
     return read_yaml(root / DECLARATION, "stage declaration")
 
 
-def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules"
-                    ) -> tuple[list[dict], dict[str, list[str]]]:
-    """The rules of every declared stage with a ``snakemake`` block whose condition holds, in the
-    declaration's order, and each paper's target files. A rule: ``name``, ``wildcards`` (name ->
-    values), ``output`` and ``log`` patterns, ``report`` (output -> category, subcategory, caption)
-    and ``jobs`` (sorted wildcard items -> ``cmd``, ``input``, ``output``, ``log``, ``tracked``).
-    Captions are made relative to ``rules_dir``, where the rules are defined."""
+def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
+                    fanout: str = "step") -> tuple[list[dict], dict[str, list[str]]]:
+    """The rules of every declared stage with a ``snakemake`` block whose condition holds (and
+    whose ``mode``, if any, is ``fanout``), in the declaration's order, and each paper's target
+    files. A rule: ``name``, ``wildcards`` (name -> values), ``output`` and ``log`` patterns,
+    ``threads``, ``report`` (output -> category, subcategory, caption) and ``jobs`` (sorted
+    wildcard items -> ``cmd``, ``input``, ``output``, ``log``, ``tracked``). Captions are made
+    relative to ``rules_dir``, where the rules are defined."""
     import os
+
+    from termweight.pipeline.dvcyaml import _stage
 
     decl = _declaration(root)
     papers = (decl.get("snakemake") or {}).get("papers", {})
-    generated = generated_stages(root, params)
-    rules, targets = [], {}
+    rules: dict[str, dict] = {}
+    targets: dict[str, list[str]] = {}
     for name, d in (decl.get("stages") or {}).items():
         sm = d.get("snakemake")
-        if sm is None:
+        if sm is None or sm.get("mode", fanout) != fanout:
             continue
         section = name.split("_", 1)[0]
-        if not holds(sm.get("when", section), params):
+        paper = papers.get(section)
+        if not holds(sm.get("when", section if paper else None), params):
             continue
-        for spec in _rule_specs(name, generated[name], sm, params):
-            paper = papers.get(section)
-            spec["report"] = {}
-            for o in spec["output"]:
-                if paper and o.startswith("reports/") and (
-                        o.endswith((".png", ".json")) or o.startswith("reports/tables/")):
-                    spec["report"][o] = {"category": paper["category"],
-                                         "subcategory": o.split("/")[1].capitalize(),
-                                         "caption": os.path.relpath(paper["caption"],
-                                                                    rules_dir)}
-            if paper:
-                targets.setdefault(section, []).extend(
-                    o for job in spec["jobs"].values() for o in job["output"]
-                    if sm.get("target") == "all" or o.startswith("reports/"))
-            rules.append(spec)
-    return rules, {p: list(dict.fromkeys(t)) for p, t in targets.items()}
+        # a stage grouped by code is several generated stages: their jobs make one rule
+        for stage in _stage(name, d, params).values():
+            for spec in _rule_specs(name, stage, sm, params):
+                spec["threads"] = sm.get("threads", 1)
+                spec["report"] = {}
+                for o in spec["output"]:
+                    if paper and o.startswith("reports/") and (
+                            o.endswith((".png", ".json")) or o.startswith("reports/tables/")):
+                        spec["report"][o] = {"category": paper["category"],
+                                             "subcategory": o.split("/")[1].capitalize(),
+                                             "caption": os.path.relpath(paper["caption"],
+                                                                        rules_dir)}
+                if paper:
+                    targets.setdefault(section, []).extend(
+                        o for job in spec["jobs"].values() for o in job["output"]
+                        if sm.get("target") == "all" or o.startswith("reports/"))
+                _merge(rules, spec, name)
+    return list(rules.values()), {p: list(dict.fromkeys(t)) for p, t in targets.items()}
+
+
+def _merge(rules: dict, spec: dict, stage: str) -> None:
+    have = rules.get(spec["name"])
+    if have is None:
+        rules[spec["name"]] = spec
+        return
+    for field in ("output", "log", "threads", "report"):
+        if have[field] != spec[field]:
+            raise ConfigError(f"{DECLARATION}: stages/{stage}: the groups of rule {spec['name']} "
+                              f"have other {field}s")
+    for w, values in spec["wildcards"].items():
+        have["wildcards"].setdefault(w, []).extend(
+            v for v in values if v not in have["wildcards"][w])
+    have["jobs"].update(spec["jobs"])
 
 
 def _job_of(spec: dict):
@@ -363,7 +384,11 @@ def job_params(spec: dict) -> dict:
     """The rule's params: ``cmd`` (the job's command, run by ``shell: "{params.cmd}"``) and, where
     declared, ``tracked`` (values whose change reruns the job)."""
     job = _job_of(spec)
-    params = {"cmd": lambda wildcards: job(wildcards)["cmd"]}
+    if spec.get("threads", 1) != 1:  # the command's {threads}: the job's (derived: not tracked)
+        params = {"cmd": lambda wildcards, threads: job(wildcards)["cmd"].replace(
+            "{threads}", str(threads))}
+    else:
+        params = {"cmd": lambda wildcards: job(wildcards)["cmd"]}
     if any(j["tracked"] is not None for j in spec["jobs"].values()):
         params["tracked"] = lambda wildcards: job(wildcards)["tracked"]
     return params

@@ -36,13 +36,8 @@ check_workflow_config(config, workflow.configfiles, "workflow/schemas/params.sch
 
 
 include: "workflow/rules/common.smk"
-# (the data steps, and the generic chain under fanout=step, are declared in workflow/stages.yaml:
+# (the data steps and the generic chain, in either fan-out, are declared in workflow/stages.yaml:
 # workflow/rules/declared.smk builds their rules)
-if FANOUT == "split":
-
-    include: "workflow/rules/features.smk"
-    include: "workflow/rules/learn.smk"
-
 
 include: "workflow/rules/report.smk"
 include: "workflow/rules/report_paper.smk"

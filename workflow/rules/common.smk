@@ -58,19 +58,6 @@ def file_or_directory(path):
     return directory(path) if "." not in os.path.basename(path) else path
 
 
-def dataset_of(wildcards):
-    return EXPERIMENTS[wildcards.exp]["dataset"]
-
-
-def corpus_dir(wildcards):
-    return f"data/corpus/{dataset_of(wildcards)}"
-
-
-def corpus_files(wildcards):
-    base = corpus_dir(wildcards)
-    return [f"{base}/counts.npz", f"{base}/meta.json", f"{base}/terms.txt"]
-
-
 def splits_of(exp):
     return split_names(EXPERIMENTS[exp]["protocol"])
 

@@ -1,7 +1,8 @@
 """Snakemake's rules, built from the stage declaration (``workflow/stages.yaml``) that dvc.yaml is
 generated from (``termweight.pipeline.dvcyaml``).
 
-A declared stage with a ``snakemake:`` block becomes Snakemake rule(s) running the stage's own
+A declared stage with a ``snakemake:`` block (or a list of them, e.g. one per ``mode``) becomes
+Snakemake rule(s) running the stage's own
 command (the generated one: the same words, parameters resolved, code dependencies derived), for
 one part of its work per job. The block holds only what Snakemake needs beside DVC's stage; the
 DVC generator ignores it. Its keys (all optional):
@@ -321,9 +322,8 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
     papers = (decl.get("snakemake") or {}).get("papers", {})
     rules: dict[str, dict] = {}
     targets: dict[str, list[str]] = {}
-    for name, d in (decl.get("stages") or {}).items():
-        sm = d.get("snakemake")
-        if sm is None or sm.get("mode", fanout) != fanout:
+    for name, d, sm in _blocks(decl):
+        if sm.get("mode", fanout) != fanout:
             continue
         section = name.split("_", 1)[0]
         paper = papers.get(section)
@@ -347,6 +347,14 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
                         if sm.get("target") == "all" or o.startswith("reports/"))
                 _merge(rules, spec, name)
     return list(rules.values()), {p: list(dict.fromkeys(t)) for p, t in targets.items()}
+
+
+def _blocks(decl: dict):
+    """(stage name, stage, block) for each ``snakemake`` block (a stage may have a list)."""
+    for name, d in (decl.get("stages") or {}).items():
+        blocks = d.get("snakemake")
+        for sm in blocks if isinstance(blocks, list) else [blocks] if blocks else []:
+            yield name, d, sm
 
 
 def _merge(rules: dict, spec: dict, stage: str) -> None:

@@ -42,7 +42,6 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/report_paper.smk"
 include: "workflow/rules/metrics.smk"
-include: "workflow/rules/benchmark.smk"
 include: "workflow/rules/declared.smk"  # the rules of workflow/stages.yaml and the paper packages
 
 

@@ -74,11 +74,12 @@ for _spec in _DECLARED_RULES:
             "{params.cmd}"
 
 
-for _paper, _outs in _DECLARED_TARGETS.items():
-    PAPER_TARGETS.extend(_outs)
+for _target, _t in _DECLARED_TARGETS.items():
+    if _t["paper"]:
+        PAPER_TARGETS.extend(_t["files"])
 
     rule:
         name:
-            _paper
+            _target
         input:
-            _outs,
+            _t["files"],

@@ -8,7 +8,8 @@ one part of its work per job. The block holds only what Snakemake needs beside D
 DVC generator ignores it. Its keys (all optional):
 
 ``rule``
-    the rule's name (default: the stage's); ``{key}`` in it makes one rule per ``foreach`` item.
+    the rule's name (default: the stage's); ``${key}`` (or ``${item...}``) in it makes one rule
+    per ``foreach`` or ``matrix`` item.
 ``key``
     the wildcard that stands for a ``foreach`` key (one rule over every item).
 ``fanout``
@@ -33,12 +34,16 @@ DVC generator ignores it. Its keys (all optional):
 ``input``, ``output``
     the job's files, where they are not the stage's: the default is the stage's dependencies
     (outputs), each directory replaced by the paths of the command that lie inside it.
+``whole``
+    ``true``: a directory the stage depends on or writes is the job's file as it is (the
+    default is the command's paths inside it).
 ``log``
     the job's log (default: the command's ``--log`` with ``logs/dvc/`` made ``logs/``).
 ``tracked``
     the params.yaml values whose change reruns the job: a dotted key (``key?``: None when absent),
-    ``{keys: k}`` (a mapping's keys), ``{k: [names]}`` (those entries of a mapping) or
-    ``{k: {except: [names]}}`` (the others).
+    ``{keys: k}`` (a mapping's keys), ``{k: [names]}`` (those entries of a mapping),
+    ``{k: {except: [names]}}`` (the others) or ``{benchmark_run: "bench_<dataset>.<field>"}`` (a
+    value of the benchmark's generic run, ``termweight.config.benchmark_runs``).
 ``drop``
     ``[{when: condition, options: [...], paths: [...]}]``: unless the condition holds, the
     options (with their values) are left out of the command and the paths out of the files.
@@ -56,7 +61,8 @@ Reports (``snakemake --report``): the outputs under ``reports/`` that are PNG fi
 metrics or tables carry the paper's category and caption (the top-level ``snakemake: papers:``
 block of the declaration, by stage-name prefix), subcategory their folder (``Tables`` ...).
 Each paper's target (``snakemake <paper>``) is its stages' outputs under ``reports/`` (or every
-output of a stage whose block says ``target: all``).
+output of a stage whose block says ``target: all``); ``target: <name>`` puts a stage's outputs
+in the target ``<name>`` of the top-level ``snakemake: targets:`` list (not a paper's).
 """
 
 from __future__ import annotations
@@ -132,6 +138,12 @@ class _Context:
             (dotted, sel), = spec.items()
             if dotted == "keys":
                 out.append(list(_value(self.params, self(sel), self.where)))
+                continue
+            if dotted == "benchmark_run":  # a value of the benchmark's generic run
+                from termweight.config import benchmark_runs
+
+                run, field = self(sel).split(".", 1)
+                out.append(_lookup(benchmark_runs(self.params)[run], field, self.where))
                 continue
             section = _value(self.params, self(dotted), self.where)
             if isinstance(sel, dict):
@@ -225,7 +237,7 @@ def _job(body: dict, sm: dict, ctx: _Context, pattern: bool = False) -> dict:
         else:
             paths = []
             for p in stage_paths:
-                if _is_dir(p) and not p.endswith(".py"):
+                if _is_dir(p) and not p.endswith(".py") and not sm.get("whole"):
                     inside = [w for w in words if _inside(w, p)]
                     if not inside:
                         raise ConfigError(f"{ctx.where}: no path of the command lies in {p}: "
@@ -251,12 +263,25 @@ def _tracked(ctx: _Context, sm: dict):
     return ctx.tracked(t) if isinstance(t, list) else ctx.tracked([t])[0]
 
 
+def _section(value, params: dict, where: str):
+    if isinstance(value, str):
+        return _lookup(params, re.fullmatch(r"\$\{([^{}]+)\}", value.strip()).group(1), where)
+    return value
+
+
 def _foreach(stage: dict, params: dict, where: str) -> list[tuple]:
+    """(key, item) of each DVC instance: ``foreach`` (a mapping or list) or ``matrix`` (item: a
+    mapping of one value per name, key: the values joined by ``-`` as DVC names them)."""
+    if "matrix" in stage:
+        names = list(stage["matrix"])
+        values = [list(_section(stage["matrix"][n], params, where)) for n in names]
+        combos = [[]]
+        for vs in values:
+            combos = [c + [v] for c in combos for v in vs]
+        return [("-".join(map(str, c)), dict(zip(names, c, strict=True))) for c in combos]
     if "foreach" not in stage:
         return [(None, None)]
-    each = stage["foreach"]
-    if isinstance(each, str):
-        each = _lookup(params, re.fullmatch(r"\$\{([^{}]+)\}", each.strip()).group(1), where)
+    each = _section(stage["foreach"], params, where)
     return list(each.items()) if isinstance(each, dict) else [(v, v) for v in each]
 
 
@@ -265,10 +290,10 @@ def _rule_specs(name: str, stage: dict, sm: dict, params: dict) -> list[dict]:
     body = stage.get("do", stage)
     rule = sm.get("rule", name)
     keyname = sm.get("key")
-    per_item = "{key}" in rule
+    per_item = "${" in rule
     specs: dict[str, dict] = {}
     for key, item in _foreach(stage, params, where):
-        rname = rule.replace("{key}", str(key)) if per_item else rule
+        rname = _resolve(rule, key, item, params, where) if per_item else rule
         spec = specs.setdefault(rname, {"name": rname, "wildcards": {}, "jobs": {}})
         base = {} if per_item or key is None else {keyname: str(key)}
         if base:
@@ -307,10 +332,11 @@ def _declaration(root: Path) -> dict:
 
 
 def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
-                    fanout: str = "step") -> tuple[list[dict], dict[str, list[str]]]:
+                    fanout: str = "step") -> tuple[list[dict], dict[str, dict]]:
     """The rules of every declared stage with a ``snakemake`` block whose condition holds (and
-    whose ``mode``, if any, is ``fanout``), in the declaration's order, and each paper's target
-    files. A rule: ``name``, ``wildcards`` (name -> values), ``output`` and ``log`` patterns,
+    whose ``mode``, if any, is ``fanout``), in the declaration's order, and the targets: each
+    paper's and each of the top-level ``snakemake: targets:`` (name -> ``files``, ``paper``).
+    A rule: ``name``, ``wildcards`` (name -> values), ``output`` and ``log`` patterns,
     ``threads``, ``report`` (output -> category, subcategory, caption) and ``jobs`` (sorted
     wildcard items -> ``cmd``, ``input``, ``output``, ``log``, ``tracked``). Captions are made
     relative to ``rules_dir``, where the rules are defined."""
@@ -321,7 +347,7 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
     decl = _declaration(root)
     papers = (decl.get("snakemake") or {}).get("papers", {})
     rules: dict[str, dict] = {}
-    targets: dict[str, list[str]] = {}
+    targets: dict[str, dict] = {}
     for name, d, sm in _blocks(decl):
         if sm.get("mode", fanout) != fanout:
             continue
@@ -341,12 +367,17 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
                                              "subcategory": o.split("/")[1].capitalize(),
                                              "caption": os.path.relpath(paper["caption"],
                                                                         rules_dir)}
-                if paper:
-                    targets.setdefault(section, []).extend(
-                        o for job in spec["jobs"].values() for o in job["output"]
-                        if sm.get("target") == "all" or o.startswith("reports/"))
+                target = sm.get("target")
+                if paper or target not in (None, "all"):
+                    t = targets.setdefault(section if paper else target,
+                                           {"files": [], "paper": bool(paper)})
+                    t["files"] += [o for job in spec["jobs"].values() for o in job["output"]
+                                   if target is not None or o.startswith("reports/")]
                 _merge(rules, spec, name)
-    return list(rules.values()), {p: list(dict.fromkeys(t)) for p, t in targets.items()}
+    for name in (decl.get("snakemake") or {}).get("targets", []):  # defined even when empty
+        targets.setdefault(name, {"files": [], "paper": False})
+    return list(rules.values()), {n: {**t, "files": list(dict.fromkeys(t["files"]))}
+                                  for n, t in targets.items()}
 
 
 def _blocks(decl: dict):

@@ -100,9 +100,9 @@ def test_both_tools_list_the_same_code():
 
 def test_snakemake_rules_follow_the_declaration_and_params_yaml():
     """The five papers' (and the benchmark's) rules are built from workflow/stages.yaml: every
-    stage of the papers has rules (its `snakemake:` block), none is kept in dvc.yaml, and what params.yaml leaves out is left
-    out of the rules (Ferreira without multiclass and Dexter: no multiclass rule, no
-    --multiclass or --dexter-test option, none of their files)."""
+    stage of the papers has rules (its `snakemake:` block), none is kept in dvc.yaml, and what
+    params.yaml leaves out is left out of the rules (Ferreira without multiclass and Dexter: no
+    multiclass rule, no --multiclass or --dexter-test option, none of their files)."""
     from termweight.pipeline import smkrules
 
     params = yaml.safe_load((REPO / "params.yaml").read_text())

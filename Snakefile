@@ -36,27 +36,13 @@ check_workflow_config(config, workflow.configfiles, "workflow/schemas/params.sch
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/data.smk"
-if FANOUT == "split":
-
-    include: "workflow/rules/features.smk"
-    include: "workflow/rules/learn.smk"
-
-else:
-
-    include: "workflow/rules/steps.smk"
-
+# (the data steps and the generic chain, in either fan-out, are declared in workflow/stages.yaml:
+# workflow/rules/declared.smk builds their rules)
 
 include: "workflow/rules/report.smk"
-include: "workflow/rules/esuli.smk"
-include: "workflow/rules/mukras.smk"
 include: "workflow/rules/report_paper.smk"
 include: "workflow/rules/metrics.smk"
-include: "workflow/rules/kim.smk"
-include: "workflow/rules/forman.smk"
-include: "workflow/rules/ferreira.smk"
-include: "workflow/rules/benchmark.smk"
-include: "workflow/rules/declared.smk"  # the paper packages' rules, from their stages.yaml
+include: "workflow/rules/declared.smk"  # the rules of workflow/stages.yaml and the paper packages
 
 
 rule all:

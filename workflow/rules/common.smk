@@ -4,16 +4,12 @@ import glob
 import os
 
 from termweight.config import check_names
-from termweight.datasets import DATASETS
-from termweight.datasets.registry import declared_in
 from termweight.pipeline.codedeps import command_code
 from termweight.splits import split_names
 
 check_names(config, source="params.yaml (Snakemake config)")
 
 EXPERIMENTS = config["experiments"]
-TEXT_DATASETS = sorted(n for n, spec in DATASETS.items() if spec.kind == "text")
-VECTOR_DATASETS = sorted(n for n, spec in DATASETS.items() if spec.kind == "vectors")
 # Paper rule files append their final outputs here (see rule `papers` in the Snakefile).
 PAPER_TARGETS = []
 ENV = "../../envs/termweight.yaml"
@@ -62,25 +58,6 @@ def file_or_directory(path):
     return directory(path) if "." not in os.path.basename(path) else path
 
 
-def prepare_code(wildcards):
-    """Code inputs of `prepare` for one dataset: the sub-command's files plus the dataset's
-    declaring module (found through the registry, not by an import)."""
-    return code_of("prepare", declared_in(wildcards.dataset))
-
-
-def dataset_of(wildcards):
-    return EXPERIMENTS[wildcards.exp]["dataset"]
-
-
-def corpus_dir(wildcards):
-    return f"data/corpus/{dataset_of(wildcards)}"
-
-
-def corpus_files(wildcards):
-    base = corpus_dir(wildcards)
-    return [f"{base}/counts.npz", f"{base}/meta.json", f"{base}/terms.txt"]
-
-
 def splits_of(exp):
     return split_names(EXPERIMENTS[exp]["protocol"])
 
@@ -107,12 +84,6 @@ def all_reports():
             f"reports/figures/{exp}.png",
         )
     ]
-
-
-def _expand_runs(exp, template):
-    """``template`` for every encoding x split of ``exp`` (``{encoding}``/``{split}`` fields)."""
-    e = EXPERIMENTS[exp]
-    return sorted(set(expand(template, encoding=e["encodings"], split=splits_of(exp))))
 
 
 # Results on disk that no configured experiment makes (the papers' committed reports/ files, or a

@@ -2,8 +2,8 @@
 # stage of the package's stages.yaml becomes one rule per instance, with the same command, the
 # same inputs and outputs and the same code (derived from the imports) as its DVC stage, so
 # nothing is written twice. A package paper needs no rule file: `snakemake <paper>` runs it.
-# (The five reproduced papers keep their hand-written rule files, which the one-graph test holds
-# to their DVC stages.) An output whose last part has no file extension is a directory.
+# An output whose last part has no file extension is a directory. (The five reproduced papers'
+# rules are built from workflow/stages.yaml below.)
 from pathlib import Path
 
 from termweight.pipeline.dvcyaml import package_instances, params_values
@@ -36,3 +36,50 @@ for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
             _paper
         input:
             _outs,
+
+
+# The rules of the stages of workflow/stages.yaml that carry a `snakemake:` block (the five
+# reproduced papers): the stage's own command for one part of its work per job (its fan-out), the
+# files the block names beside it, report() captions and categories, and each paper's target
+# (termweight.pipeline.smkrules says what the block's keys mean).
+from termweight.pipeline.smkrules import job_input, job_params, snakemake_rules
+
+# captions relative to this file
+_DECLARED_RULES, _DECLARED_TARGETS = snakemake_rules(
+    Path(workflow.basedir), config, rules_dir="workflow/rules", fanout=FANOUT
+)
+
+for _spec in _DECLARED_RULES:
+
+    rule:
+        name:
+            _spec["name"]
+        wildcard_constraints:
+            **{w: "|".join(v) for w, v in _spec["wildcards"].items()},
+        input:
+            job_input(_spec),
+        output:
+            [
+                report(o, **_spec["report"][o]) if o in _spec["report"] else file_or_directory(o)
+                for o in _spec["output"]
+            ],
+        params:
+            **job_params(_spec),
+        threads: JOB_CORES if _spec["threads"] == "job_cores" else _spec["threads"]
+        log:
+            _spec["log"],
+        conda:
+            ENV
+        shell:
+            "{params.cmd}"
+
+
+for _target, _t in _DECLARED_TARGETS.items():
+    if _t["paper"]:
+        PAPER_TARGETS.extend(_t["files"])
+
+    rule:
+        name:
+            _target
+        input:
+            _t["files"],

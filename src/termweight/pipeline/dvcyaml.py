@@ -132,6 +132,7 @@ def _stage(name: str, decl: dict, params: dict) -> dict[str, dict]:
     """One declared stage -> the generated stage(s)."""
     where = f"{DECLARATION}: stages/{name}"
     decl = dict(decl)
+    decl.pop("snakemake", None)  # Snakemake's extras (termweight.pipeline.smkrules)
     group = decl.pop("group_by_code", None)
     foreach = decl.get("foreach")
     if isinstance(foreach, dict) and set(foreach) == {"datasets"}:
@@ -202,7 +203,7 @@ def generate(root: Path = Path("."), params_file: str = "params.yaml") -> str:
     params = read_yaml(root / params_file)
     decl = read_yaml(root / DECLARATION, "stage declaration")
     stages = generated_stages(root, params)
-    doc = {"stages": stages, **{k: v for k, v in decl.items() if k != "stages"}}
+    doc = {"stages": stages, **{k: v for k, v in decl.items() if k not in ("stages", "snakemake")}}
     return HEADER + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, width=100,
                               default_flow_style=False, allow_unicode=True)
 

@@ -76,12 +76,15 @@ def datasets_used(params: dict) -> list[str]:
     return names
 
 
-def _dataset_items(params: dict, kind: str) -> dict:
-    from termweight.datasets import get_dataset
+def _dataset_items(params: dict, kind: str, registered: bool = False) -> dict:
+    """``{dataset: {module: ...}}`` of the datasets of ``kind`` that params.yaml uses, or, with
+    ``registered``, of every registered one (Snakemake's data rules: ``snakemake
+    data/corpus/<any registered dataset>/counts.npz`` builds it; DVC lists only what is used)."""
+    from termweight.datasets import DATASETS, get_dataset
     from termweight.datasets.registry import declared_in
 
     out = {}
-    for name in datasets_used(params):
+    for name in (sorted(DATASETS) if registered else datasets_used(params)):
         spec = get_dataset(name)
         if spec.kind == kind:
             out[name] = {"module": declared_in(name).rsplit(".", 1)[-1]}
@@ -128,15 +131,16 @@ def _code(body: dict, where: str, extra: tuple[str, ...] = ()) -> list[str]:
         raise ConfigError(f"{where}: {exc.args[0]}") from None
 
 
-def _stage(name: str, decl: dict, params: dict) -> dict[str, dict]:
-    """One declared stage -> the generated stage(s)."""
+def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dict[str, dict]:
+    """One declared stage -> the generated stage(s); ``registered``: a ``{datasets: kind}``
+    loop over every registered dataset of that kind (see ``_dataset_items``)."""
     where = f"{DECLARATION}: stages/{name}"
     decl = dict(decl)
     decl.pop("snakemake", None)  # Snakemake's extras (termweight.pipeline.smkrules)
     group = decl.pop("group_by_code", None)
     foreach = decl.get("foreach")
     if isinstance(foreach, dict) and set(foreach) == {"datasets"}:
-        foreach = decl["foreach"] = _dataset_items(params, foreach["datasets"])
+        foreach = decl["foreach"] = _dataset_items(params, foreach["datasets"], registered)
     body = dict(decl["do"]) if "do" in decl else dict(decl)
     code_decl = body.pop("code", [])
     body["cmd"] = _interpolate_params(" ".join(body["cmd"].split()), params, where)

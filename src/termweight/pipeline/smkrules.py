@@ -356,7 +356,7 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
         if not holds(sm.get("when", section if paper else None), params):
             continue
         # a stage grouped by code is several generated stages: their jobs make one rule
-        for stage in _stage(name, d, params).values():
+        for stage in _stage(name, d, params, registered=True).values():
             for spec in _rule_specs(name, stage, sm, params):
                 spec["threads"] = sm.get("threads", 1)
                 spec["report"] = {}

@@ -164,6 +164,13 @@ def test_mixch_finishes_svm_steps_that_stop_at_the_pass_cap():
     assert minimax_objective(X, ypm, B, raw.svm_coef_, C=100.0) > f_ref * 1.01
 
 
+def test_mixch_warns_when_the_finishing_of_a_capped_svm_step_is_not_certified():
+    X, y, B = _problem(n=200, d=60, J=1, seed=3, noise=0.05)
+    with pytest.warns(ConvergenceWarning, match="svm_gap_tol"):
+        m = MixCH(B, C=100.0, svm_max_iter=5, svm_gap_tol=1e-8, svm_finish_max_iter=2).fit(X, y)
+    assert m.svm_finished_ == 1 and not m.svm_converged_ and m.svm_gap_ > 1e-8
+
+
 @pytest.mark.parametrize("fit_intercept", [False, True])
 def test_minimax_exact_matches_bruteforce_qp(fit_intercept):
     X, y, B = _problem(n=25, d=5, J=3, seed=4, noise=0.2)

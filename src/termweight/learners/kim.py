@@ -368,6 +368,9 @@ class MixCH(_OneVsRest):
         relative duality gap (on near-separable weighted text at C = 100, liblinear's point
         after 10,000 passes can be 7% above the optimum). None: keep liblinear's point and its
         ConvergenceWarning.
+    svm_finish_max_iter : int, default=1000
+        Iteration cap of that finishing solver; a step it leaves above ``svm_gap_tol`` raises
+        a ConvergenceWarning and counts as not converged (``svm_converged_``).
     random_state : int, default=0
         Seed of liblinear's coordinate order.
     verbose : int, default=0
@@ -415,7 +418,9 @@ class MixCH(_OneVsRest):
     Warns
     -----
     ConvergenceWarning
-        When ``max_iter`` rounds end before ``tol`` (K > 2: once, with the count of tasks).
+        When ``max_iter`` rounds end before ``tol`` (K > 2: once, with the count of tasks);
+        when an SVM step stops at ``svm_max_iter`` and is not finished (``svm_gap_tol`` None)
+        or its finishing ends above ``svm_gap_tol``.
     TrivialModelWarning
         When the model has ``w = 0`` or predicts one class for every training row.
 
@@ -439,7 +444,7 @@ class MixCH(_OneVsRest):
 
     def __init__(self, base_weights=None, C=1.0, max_iter=50, tol=1e-4, fit_intercept=False,
                  intercept_scaling=1.0, svm_tol=1e-5, svm_max_iter=10000, svm_gap_tol=1e-3,
-                 random_state=0, verbose=0, n_jobs=None):
+                 svm_finish_max_iter=1000, random_state=0, verbose=0, n_jobs=None):
         self.base_weights = base_weights
         self.C = C
         self.max_iter = max_iter
@@ -449,6 +454,7 @@ class MixCH(_OneVsRest):
         self.svm_tol = svm_tol
         self.svm_max_iter = svm_max_iter
         self.svm_gap_tol = svm_gap_tol
+        self.svm_finish_max_iter = svm_finish_max_iter
         self.random_state = random_state
         self.verbose = verbose
         self.n_jobs = n_jobs
@@ -457,6 +463,7 @@ class MixCH(_OneVsRest):
         if self.svm_gap_tol is not None:
             check_scalar(self.svm_gap_tol, "svm_gap_tol", Real, min_val=0.0,
                          include_boundaries="neither")
+        check_scalar(self.svm_finish_max_iter, "svm_finish_max_iter", Integral, min_val=1)
 
     def _svm(self, X, y, b):
         """One SVM step: liblinear (hinge loss); a step that stops at ``svm_max_iter`` passes is
@@ -484,11 +491,18 @@ class MixCH(_OneVsRest):
                 self.svm_converged_ = False
             else:
                 w, w0_raw, gap, ok = finish_hinge_svm(Xb, y, self.C, w, w0_raw, s,
-                                                      tol=self.svm_gap_tol)
+                                                      tol=self.svm_gap_tol,
+                                                      max_iter=self.svm_finish_max_iter)
                 w0 = s * w0_raw
                 self.svm_finished_ = getattr(self, "svm_finished_", 0) + 1
                 self.svm_gap_ = max(getattr(self, "svm_gap_", 0.0), gap)
                 self.svm_converged_ = getattr(self, "svm_converged_", True) and ok
+                if not ok:
+                    warnings.warn(
+                        f"MixCH: an SVM step stopped at svm_max_iter={self.svm_max_iter} "
+                        f"passes and its finishing ended with relative duality gap {gap:.3g} "
+                        f"> svm_gap_tol={self.svm_gap_tol}; the step's model is not converged",
+                        ConvergenceWarning, stacklevel=2)
         return w, w0, w0_raw
 
     def _fit_binary(self, X, y):

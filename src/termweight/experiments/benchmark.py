@@ -703,6 +703,6 @@ def register(sub) -> None:
     p.add_argument("--runs", required=True,
                    help="runs.csv template with {run} and {learner}, written by aggregate")
     p.add_argument("--data", default="data/benchmark",
-                   help="directory for scores.csv and tests.csv (default: %(default)s)")
+                   help="directory for scores.csv, tests.csv and pairwise.csv (default: %(default)s)")
     p.add_argument("--reports", default="reports", help="reports directory (default: %(default)s)")
     p.set_defaults(func=cmd_benchmark_report)

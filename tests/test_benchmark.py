@@ -286,6 +286,181 @@ def test_rank_tests_on_a_known_matrix():
     assert c["wilcoxon_p"] == pytest.approx(0.03125)  # exact two-sided, 6 of 6 positive
 
 
+def _scores(n=12, k=6, seed=7):
+    """n datasets x k weightings: a common per-dataset level, weightings w0..w{k-1} spaced by
+    0.02 (w0 best) and noise of sd 0.02, so neighbours overlap and far pairs differ."""
+    rng = np.random.default_rng(seed)
+    level = rng.uniform(0.5, 0.9, size=(n, 1))
+    D = level - 0.02 * np.arange(k) + rng.normal(0, 0.02, size=(n, k))
+    return pd.DataFrame(D, index=[f"ds{i}" for i in range(n)], columns=[f"w{j}" for j in range(k)])
+
+
+def _maximal_cliques(ok: pd.DataFrame) -> set[frozenset]:
+    """Every maximal set of labels whose every two members are ``ok`` (brute force)."""
+    import itertools
+
+    labels = list(ok.index)
+    cliques = [frozenset(c) for r in range(1, len(labels) + 1)
+               for c in itertools.combinations(labels, r)
+               if all(ok.loc[a, b] for a, b in itertools.combinations(c, 2))]
+    return {c for c in cliques if not any(c < o for o in cliques)}
+
+
+def test_wilcoxon_holm_cliques_match_a_direct_computation():
+    """12 datasets (8 could not reach p < 0.05 after Holm over 15 pairs: the exact two-sided
+    minimum is 2 / 2^8 = 0.0078, times 15), 6 weightings."""
+    import itertools
+
+    from scipy.stats import wilcoxon
+    from statsmodels.stats.multitest import multipletests
+
+    from termweight.experiments.benchmark import (
+        cd_figure,
+        pairwise_wilcoxon,
+        rank_tests,
+        wilcoxon_cliques,
+    )
+
+    D = _scores()
+    pairs = list(itertools.combinations(D.columns, 2))
+    raw = [wilcoxon(D[a], D[b]).pvalue for a, b in pairs]
+    holm = multipletests(raw, method="holm")[1]
+    got_raw, got = pairwise_wilcoxon(D)
+    for (a, b), r, h in zip(pairs, raw, holm, strict=True):
+        assert got_raw.loc[a, b] == got_raw.loc[b, a] == pytest.approx(r, rel=1e-12)
+        assert got.loc[a, b] == got.loc[b, a] == pytest.approx(h, rel=1e-12)
+    ok = pd.DataFrame(True, index=D.columns, columns=D.columns)
+    for (a, b), h in zip(pairs, holm, strict=True):
+        ok.loc[a, b] = ok.loc[b, a] = h >= 0.05
+    want = _maximal_cliques(ok)
+    assert 1 < len(want) < len(D.columns) and not ok.to_numpy().all()  # some pairs differ, some not
+    assert {frozenset(c) for c in wilcoxon_cliques(got, 0.05)} == want
+    # the diagram draws exactly those bars (the cliques of two or more), at their average ranks
+    t = rank_tests(D, "w3", 0.05)
+    assert t["wilcoxon_holm"].equals(got)
+    fig = cd_figure(t, "cd")
+    bars = {tuple(sorted(line.get_xdata())) for line in fig.axes[0].lines
+            if len(line.get_xdata()) >= 2 and len(set(line.get_ydata())) == 1
+            and line.get_ydata()[0] < 0}
+    assert bars == {tuple(sorted(t["avg_rank"][list(c)])) for c in want if len(c) > 1}
+    # against the control: the same raw p, Holm over its k - 1 comparisons
+    vb = t["vs_best"]
+    assert t["best"] == "w0"
+    np.testing.assert_allclose(vb["p"], got_raw.loc["w0"].drop("w0"), rtol=1e-12)
+    np.testing.assert_allclose(vb["p_holm"], multipletests(vb["p"], method="holm")[1], rtol=1e-12)
+
+
+def test_identical_weightings_are_joined_and_not_tested_apart():
+    from termweight.experiments.benchmark import pairwise_wilcoxon, wilcoxon_cliques
+
+    D = _scores(k=4)
+    D["w1"] = D["w0"]
+    raw, holm = pairwise_wilcoxon(D)
+    assert raw.loc["w0", "w1"] == 1.0 and holm.loc["w0", "w1"] == 1.0
+    assert any({"w0", "w1"} <= set(c) for c in wilcoxon_cliques(holm, 0.05))
+
+
+def test_cd_diagram_of_many_weightings_shows_the_best_and_the_baselines():
+    from termweight.experiments.benchmark import CD_TOP, cd_labels
+
+    names = [f"w{j:02d}" for j in range(30)]
+    t = {"k": 30, "baseline": "w29", "avg_rank": pd.Series(np.arange(1.0, 31.0), index=names)}
+    shown = cd_labels(t, keep=("w20", "nope", "w03"))
+    assert shown == names[:CD_TOP] + ["w20", "w29"]
+    assert cd_labels({**t, "k": 12, "avg_rank": t["avg_rank"][:12]}) == names[:12]
+
+
+def test_bayesian_signed_rank_test_with_a_rope():
+    from termweight.experiments.benchmark import bayes_signed_rank, paired_claim
+
+    D = _scores(n=8)
+    D["better"] = D["w2"] + 0.05  # better by 0.05 on every dataset
+    D["same"] = D["w2"]
+    D["close"] = D["w2"] + 0.004 * np.sign(np.sin(np.arange(8.0) + 1))  # inside the rope
+    c = paired_claim(D, "better", "w2", D.index, rope=0.01)
+    assert c["p_a_better"] > 0.95 and c["p_b_better"] < 0.01
+    assert c["mean_diff"] == pytest.approx(0.05) and c["median_diff"] == pytest.approx(0.05)
+    assert c["p_a_better"] + c["p_rope"] + c["p_b_better"] == pytest.approx(1.0)
+    swapped = paired_claim(D, "w2", "better", D.index, rope=0.01)
+    assert swapped["p_b_better"] == c["p_a_better"] and swapped["p_a_better"] == c["p_b_better"]
+    # a rope wider than the difference: practically equivalent
+    assert paired_claim(D, "better", "w2", D.index, rope=0.06)["p_rope"] > 0.95
+    assert paired_claim(D, "same", "w2", D.index, rope=0.01)["p_rope"] > 0.99
+    assert paired_claim(D, "close", "w2", D.index, rope=0.01)["p_rope"] > 0.9
+    # Monte Carlo, seeded: the same inputs give the same numbers; another seed, other numbers
+    x, y = D["w0"].to_numpy(), D["w1"].to_numpy()
+    first = bayes_signed_rank(x, y, 0.01)
+    assert bayes_signed_rank(x, y, 0.01) == first
+    assert paired_claim(D, "w0", "w1", D.index)["p_a_better"] == first[0]
+    assert bayes_signed_rank(x, y, 0.01, seed=1) != first
+    assert 0.05 < first[0] < 0.95  # an undecided pair, so the seed matters
+
+
+def test_answers_quote_the_computed_numbers():
+    from termweight.experiments.benchmark import _fmt_p, answers, paired_claim, rank_tests
+
+    D = _scores(n=12, k=5).rename(columns={"w0": "tf-bns", "w4": "tfidf"})
+    D["ntf-mixch"], D["ntf-kim_rf"] = D["w1"] + 0.001, D["w1"]
+    cfg = {"alpha": 0.05, "baseline": "tfidf", "rope": 0.01}
+    tests = {("mnb", "macro_f1"): rank_tests(D, "tfidf", 0.05)}
+    bns = paired_claim(D, "tf-bns", "tfidf", D.index[:9])
+    mix = paired_claim(D, "ntf-mixch", "ntf-kim_rf", D.index[3:])
+    top = [paired_claim(D, w, "tfidf", D.index) for w in ("tf-bns", "w1")]
+    claims = {"mnb": {"bns": [bns], "mixch": mix, "top": top}}
+    ans = answers(None, tests, claims, cfg, ["mnb"], ["macro_f1"])
+    assert (f"{bns['wins']}/{bns['ties']}/{bns['losses']} wins/ties/losses, mean "
+            f"{bns['mean_diff']:+.4f}, median {bns['median_diff']:+.4f}, Wilcoxon p = "
+            f"{_fmt_p(bns['wilcoxon_p'])}, P(better)/P(equivalent)/P(worse) = "
+            f"{bns['p_a_better']:.3f}/{bns['p_rope']:.3f}/{bns['p_b_better']:.3f}") \
+        in ans["BenchAnswerBns"]
+    assert "On the 9 datasets outside Forman's" in ans["BenchAnswerBns"]
+    assert "ROPE $\\pm$0.01 macro-F1" in ans["BenchAnswerMixch"]
+    assert f"(9 datasets): {mix['wins']}/{mix['ties']}/{mix['losses']}" in ans["BenchAnswerMixch"]
+    for c in top:
+        assert (f"{c['p_a_better']:.3f}/{c['p_rope']:.3f}/{c['p_b_better']:.3f}"
+                in ans["BenchAnswerTfidf"])
+    assert "\\texttt{tf-bns}" in ans["BenchAnswerTfidf"].split("macro-F1: ")[1].split(".")[0]
+
+
+def test_per_dataset_table_means_and_standard_deviations():
+    from termweight.experiments.benchmark import per_dataset_latex, per_dataset_table
+
+    rng = np.random.default_rng(3)
+    rows = []
+    for learner in ("mnb", "logreg"):
+        for dataset, splits in (("tr23", 3), ("bbc", 2), ("r52", 1)):
+            for w in ("tfidf", "binary"):
+                for s in range(splits):
+                    v = rng.random(3)
+                    rows.append({"learner": learner, "dataset": dataset, "encoding": w,
+                                 "split": f"r0f{s}", "micro_f1": v[0], "macro_f1": v[1],
+                                 "accuracy": v[2]})
+    runs = pd.DataFrame(rows)
+    table = per_dataset_table(runs, ["macro_f1", "accuracy"], ["logreg", "mnb"], ["tfidf", "binary"])
+    assert list(table.columns) == ["learner", "dataset", "weighting", "splits", "macro_f1_mean",
+                                   "macro_f1_std", "accuracy_mean", "accuracy_std"]
+    assert len(table) == 2 * 3 * 2
+    assert list(table["learner"]) == ["logreg"] * 6 + ["mnb"] * 6
+    assert list(table["dataset"][:6]) == ["bbc", "bbc", "r52", "r52", "tr23", "tr23"]
+    assert list(table["weighting"][:2]) == ["tfidf", "binary"]
+    for r in table.itertuples():
+        sel = runs[(runs["learner"] == r.learner) & (runs["dataset"] == r.dataset)
+                   & (runs["encoding"] == r.weighting)]
+        assert r.splits == len(sel)
+        for m in ("macro_f1", "accuracy"):
+            assert getattr(r, f"{m}_mean") == pytest.approx(np.mean(sel[m]))
+            if len(sel) > 1:
+                assert getattr(r, f"{m}_std") == pytest.approx(np.std(sel[m], ddof=1))
+            else:
+                assert np.isnan(getattr(r, f"{m}_std"))
+    tex = per_dataset_latex(table, ["macro_f1", "accuracy"], ["logreg", "mnb"])
+    assert tex.count("\\begin{longtable}") == 2 and "tab:benchmark_datasets_mnb" in tex
+    first = table.iloc[0]
+    assert (f"\\texttt{{bbc}} & \\texttt{{tfidf}} & 2 & {first['macro_f1_mean']:.4f} "
+            f"({first['macro_f1_std']:.4f})") in tex
+    assert "\\texttt{r52} & \\texttt{tfidf} & 1 & " in tex and "(--)" in tex
+
+
 def test_cd_diagram_bytes_do_not_depend_on_the_hash_seed(tmp_path):
     """scikit-posthocs returns the diagram's cliques as sets; drawn as they come, the figure's
     bytes changed with PYTHONHASHSEED (so from one process to the next)."""

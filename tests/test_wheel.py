@@ -106,7 +106,7 @@ def test_build_and_twine_check(dist):
 
 #: every module of the workflow extra (and those only its packages bring), by import name
 WORKFLOW_MODULES = ["pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml", "snakemake",
-                    "dvc", "scikit_posthocs", "statsmodels"]
+                    "dvc", "scikit_posthocs", "statsmodels", "baycomp"]
 
 CORE_ONLY = r'''
 import sys

@@ -161,6 +161,8 @@ def tiny_benchmark_params(mirror) -> dict:
 
 #: The benchmark's report outputs (reports/), for the learners of TINY_BENCHMARK.
 TINY_BENCHMARK_REPORTS = ["reports/metrics/benchmark.json", "reports/macros/benchmark.tex",
+                          "reports/tables/benchmark_datasets.csv",
+                          "reports/tables/benchmark_datasets.tex",
                           "reports/tables/benchmark_linearsvc.tex",
                           "reports/tables/benchmark_mnb.tex"]
 

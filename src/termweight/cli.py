@@ -178,7 +178,8 @@ def _fail(args, message: str, status: int = 2) -> int:
 
 #: import names of the packages of the ``workflow`` extra (pyproject.toml), which the steps need
 WORKFLOW_MODULES = frozenset({"pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml",
-                              "snakemake", "dvc", "scikit_posthocs", "statsmodels"})
+                              "snakemake", "dvc", "scikit_posthocs", "statsmodels",
+                              "baycomp"})
 
 
 def _missing_extra(exc: ModuleNotFoundError) -> int:

@@ -1,23 +1,34 @@
 """The term-weighting benchmark: statistics over datasets, leaderboards, CD diagrams, heat maps.
 
 The per-split work (split, statistics, scores, encodings, models, predictions, per-task metrics,
-per-run averages) is done by the generic steps for every run ``bench_<dataset>``
-(``workflow/rules/benchmark.smk``, ``dvc.yaml``); this module only reads their ``runs.csv``.
+per-run averages) is done by the generic steps for every run ``bench_<dataset>`` (the
+``benchmark_*`` stages of ``workflow/stages.yaml``, from which both ``dvc.yaml`` and the Snakemake
+rules are generated); this module only reads their ``runs.csv``.
 
-Protocol of the comparison (Demsar 2006, JMLR 7:1-30), per learner and measure:
+Protocol of the comparison, per learner and measure:
 
-1. one score per dataset and weighting: the mean of the measure over the dataset's splits;
-2. ranks within each dataset (1 = best, ties averaged), averaged over datasets;
+1. one score per dataset and weighting: the mean of the measure over the dataset's splits (the
+   mean and standard deviation over splits of every cell are written too, ``per_dataset_table``);
+2. ranks within each dataset (1 = best, ties averaged), averaged over datasets (Demsar 2006,
+   JMLR 7:1-30);
 3. Friedman's test (``scipy.stats.friedmanchisquare``) that all weightings rank alike;
-4. post-hoc: Nemenyi's all-pairs test (``scikit_posthocs.posthoc_nemenyi_friedman``) for the
-   critical-difference diagram (``scikit_posthocs.critical_difference_diagram``, with Nemenyi's
-   CD ``q_alpha sqrt(k (k + 1) / (6 N))``, ``q_alpha`` from ``scipy.stats.studentized_range``);
-   and each weighting against a control (the best-ranked one, and TF-IDF) by the rank z-test
-   (``scikit_posthocs.posthoc_siegel_friedman``, unadjusted) with Holm's step-down correction
-   over the k - 1 comparisons (``statsmodels.stats.multitest.multipletests``);
-5. pairwise claims over datasets (BNS against TF-IDF outside Forman's datasets, mix-ch against
-   the best single weighting outside Kim's corpora): wins/ties/losses and Wilcoxon's signed-rank
-   test (``scipy.stats.wilcoxon``) on the per-dataset scores.
+4. post-hoc, as Benavoli, Corani & Mangili (2016, JMLR 17(5):1-10) recommend instead of
+   mean-rank tests: Wilcoxon's signed-rank test on the per-dataset scores of every two weightings
+   (``scikit_posthocs.posthoc_wilcoxon``) with Holm's step-down correction over all k (k - 1) / 2
+   pairs (``statsmodels.stats.multitest.multipletests``). The critical-difference diagram
+   (``scikit_posthocs.critical_difference_diagram``) joins by a bar weightings whose every two
+   members have a Holm-adjusted p >= alpha (as aeon's CD diagrams do by default); with more than
+   ``CD_MAX_LABELS`` weightings it draws the ``CD_TOP`` best-ranked plus the baselines.
+   Each weighting against a control (the best-ranked one, and TF-IDF): the same Wilcoxon p, Holm
+   over the k - 1 comparisons. Nemenyi's critical difference ``q_alpha sqrt(k (k + 1) / (6 N))``
+   (``q_alpha`` from ``scipy.stats.studentized_range``) is still reported, for reference;
+5. pairwise questions over datasets, on the first measure: each of the ``BAYES_TOP`` best-ranked
+   weightings against TF-IDF; BNS against TF-IDF outside Forman's datasets; mix-ch against the
+   best-ranked single Kim weighting outside Kim's corpora. For each: wins/ties/losses, mean and
+   median difference, Wilcoxon's signed-rank p (``scipy.stats.wilcoxon``), and the Bayesian
+   signed-rank test with a region of practical equivalence (Benavoli, Corani, Demsar & Zaffalon
+   2017, JMLR 18(77):1-36; ``baycomp.SignedRankTest``, seeded): P(better), P(practically
+   equivalent), P(worse), ROPE = params ``benchmark.rope``.
 
 Measures: micro-F1 and macro-F1 over the one-vs-rest tasks (``termweight.evaluation``) and
 accuracy = share of test documents whose top decision score is a true class
@@ -90,10 +101,12 @@ def score_matrix(scores: pd.DataFrame, learner: str, measure: str, order) -> pd.
     return s.pivot(index="dataset", columns="weighting", values="score")[list(order)]
 
 
-# --- statistics (Demsar 2006) from maintained libraries --------------------------------------
+# --- statistics (Demsar 2006; Benavoli et al. 2016, 2017) from maintained libraries ----------
 
 def holm_against(pz: pd.DataFrame, control: str) -> pd.DataFrame:
-    """Unadjusted z-test p of every other weighting against ``control`` and Holm's adjustment."""
+    """Unadjusted p of every other weighting against ``control`` (row ``control`` of the all-pairs
+    matrix ``pz``) and Holm's step-down adjustment over those k - 1 comparisons
+    (``statsmodels.stats.multitest.multipletests``)."""
     from statsmodels.stats.multitest import multipletests
 
     p = pz.loc[control].drop(control)
@@ -109,35 +122,107 @@ def nemenyi_cd(k: int, n: int, alpha: float) -> float:
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n)))
 
 
+def pairwise_wilcoxon(D: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Wilcoxon's signed-rank test between every two weightings (columns of ``D``) over the
+    datasets (rows), unadjusted and Holm-adjusted over all k (k - 1) / 2 pairs (Benavoli, Corani &
+    Mangili 2016, JMLR 17(5); the default of aeon's CD diagrams).
+
+    Unadjusted p from ``scikit_posthocs.posthoc_wilcoxon`` (``scipy.stats.wilcoxon``, zeros
+    dropped, exact for small N without ties); Holm's step-down adjustment
+    ``p_(i) <- max_{j <= i} min(1, (m - j + 1) p_(j))`` by
+    ``statsmodels.stats.multitest.multipletests``. Two identical columns get p = 1. Returns two
+    symmetric k x k frames (raw, Holm), diagonal 1."""
+    import scikit_posthocs as skp
+    from statsmodels.stats.multitest import multipletests
+
+    with np.errstate(invalid="ignore", divide="ignore"):  # all-zero differences: scipy gives p = 1
+        raw = skp.posthoc_wilcoxon(D.T.to_numpy())
+    raw.index = raw.columns = D.columns
+    p = raw.to_numpy().copy()
+    upper = np.triu_indices(p.shape[0], 1)
+    adj = np.ones_like(p)
+    if upper[0].size:
+        adj[upper] = multipletests(p[upper], method="holm")[1]
+    adj[(upper[1], upper[0])] = adj[upper]
+    return raw, pd.DataFrame(adj, index=D.columns, columns=D.columns)
+
+
+def wilcoxon_cliques(p_holm: pd.DataFrame, alpha: float, labels=None) -> list[list[str]]:
+    """The CD diagram's bars: the maximal sets of weightings (among ``labels``, default all) whose
+    every two members have a Holm-adjusted Wilcoxon p >= ``alpha`` (not significantly different),
+    by scikit-posthocs' clique finder, each in the matrix's order; singletons included."""
+    from scikit_posthocs import _plotting
+
+    labels = list(p_holm.index if labels is None else labels)
+    adj = (p_holm.loc[labels, labels].to_numpy() >= alpha).astype(int)
+    np.fill_diagonal(adj, 1)
+    return _ordered_cliques(_plotting._find_maximal_cliques)(
+        pd.DataFrame(adj, index=labels, columns=labels))
+
+
 def rank_tests(D: pd.DataFrame, baseline: str, alpha: float) -> dict:
-    """Average ranks, Friedman, Nemenyi, Holm against the best and the baseline, for ``D``."""
+    """For the datasets x weightings matrix ``D``: average ranks, Friedman's test, the pairwise
+    Wilcoxon signed-rank tests with Holm's correction (the CD diagram's bars), Wilcoxon against the
+    best-ranked weighting and against ``baseline`` with Holm over the k - 1 comparisons, and
+    Nemenyi's critical difference (a secondary number)."""
     import scikit_posthocs as skp
     from scipy.stats import friedmanchisquare
 
     ranks = D.rank(axis=1, ascending=False, method="average")
     avg = ranks.mean().sort_values(kind="stable")
     n, k = D.shape
-    out = {"n_datasets": n, "k": k, "avg_rank": avg, "best": str(avg.index[0])}
+    out = {"n_datasets": n, "k": k, "avg_rank": avg, "best": str(avg.index[0]), "alpha": alpha,
+           "baseline": baseline, "scores": D}
     if n >= 2 and k >= 3:
         fr = friedmanchisquare(*[D[c].to_numpy() for c in D.columns])
         out["friedman_chi2"], out["friedman_p"] = float(fr.statistic), float(fr.pvalue)
-        arr = D.to_numpy()
-        nem = skp.posthoc_nemenyi_friedman(arr)
+        nem = skp.posthoc_nemenyi_friedman(D.to_numpy())
         nem.index = nem.columns = D.columns
-        pz = skp.posthoc_siegel_friedman(arr)
-        pz.index = pz.columns = D.columns
         out["nemenyi"] = nem
         out["cd"] = nemenyi_cd(k, n, alpha)
-        out["vs_best"] = holm_against(pz, out["best"])
-        out["vs_baseline"] = holm_against(pz, baseline) if baseline in D.columns else None
+        raw, holm = pairwise_wilcoxon(D)
+        out["wilcoxon"], out["wilcoxon_holm"] = raw, holm
+        out["vs_best"] = holm_against(raw, out["best"])
+        out["vs_baseline"] = holm_against(raw, baseline) if baseline in D.columns else None
     else:
         out.update(friedman_chi2=float("nan"), friedman_p=float("nan"), nemenyi=None, cd=None,
-                   vs_best=None, vs_baseline=None)
+                   wilcoxon=None, wilcoxon_holm=None, vs_best=None, vs_baseline=None)
     return out
 
 
-def paired_claim(D: pd.DataFrame, a: str, b: str, datasets) -> dict:
-    """``a`` against ``b`` on ``datasets``: wins/ties/losses, mean difference, Wilcoxon p."""
+#: Monte-Carlo draws and seed of the Bayesian signed-rank test (fixed: same inputs, same numbers)
+BAYES_SAMPLES = 50000
+BAYES_SEED = 0
+
+
+def bayes_signed_rank(x, y, rope: float, nsamples: int = BAYES_SAMPLES,
+                      seed: int = BAYES_SEED) -> tuple[float, float, float]:
+    """Bayesian signed-rank test (Benavoli et al. 2014 ICML; 2017 JMLR 18(77)) of the scores ``x``
+    against ``y`` over datasets: the posterior probabilities (x practically better, practically
+    equivalent, y practically better) for the region of practical equivalence ``|x - y| <= rope``.
+
+    baycomp's ``SignedRankTest``: a Dirichlet process posterior over the paired differences
+    ``z = x - y`` (prior strength 0.5 on the pseudo-observation z_0 = 0); each of ``nsamples``
+    Dirichlet draws w gives ``theta_x = sum_ij w_i w_j [z_i + z_j > 2 rope]``, ``theta_y`` likewise
+    with ``< -2 rope`` and ``theta_rope = 1 - theta_x - theta_y`` (the Walsh averages against the
+    ROPE); each probability is the share of draws in which that region's theta is the largest.
+    The draws come from ``numpy.random.RandomState(seed)`` (baycomp's ``random_state``), so the
+    same inputs give the same numbers."""
+    from baycomp import SignedRankTest
+
+    post = SignedRankTest(np.asarray(x, float), np.asarray(y, float), rope, nsamples=nsamples,
+                          random_state=seed)
+    left, eq, right = post.probs(with_rope=True)
+    # baycomp's differences are y - x: its "left" region (y - x < -rope) is x better
+    return float(left), float(eq), float(right)
+
+
+def paired_claim(D: pd.DataFrame, a: str, b: str, datasets, rope: float = 0.01,
+                 nsamples: int = BAYES_SAMPLES, seed: int = BAYES_SEED) -> dict:
+    """``a`` against ``b`` on ``datasets``: wins/ties/losses, mean and median of the per-dataset
+    differences ``a - b``, Wilcoxon's signed-rank p (``scipy.stats.wilcoxon``, two-sided), and the
+    Bayesian signed-rank test's P(a better), P(practically equivalent: |difference| <= rope),
+    P(b better) (``bayes_signed_rank``)."""
     from scipy.stats import wilcoxon
 
     rows = [d for d in D.index if d in set(datasets)]
@@ -146,10 +231,34 @@ def paired_claim(D: pd.DataFrame, a: str, b: str, datasets) -> dict:
     diff = D.loc[rows, a] - D.loc[rows, b]
     res = {"a": a, "b": b, "n": len(rows), "wins": int((diff > 0).sum()),
            "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
-           "mean_diff": float(diff.mean())}
+           "mean_diff": float(diff.mean()), "median_diff": float(diff.median())}
     res["wilcoxon_p"] = float(wilcoxon(diff.to_numpy()).pvalue) if (diff != 0).sum() >= 1 \
         and len(rows) >= 2 else float("nan")
+    res["rope"] = float(rope)
+    if len(rows) >= 2:
+        res["p_a_better"], res["p_rope"], res["p_b_better"] = bayes_signed_rank(
+            D.loc[rows, a].to_numpy(), D.loc[rows, b].to_numpy(), rope, nsamples, seed)
+    else:
+        res["p_a_better"] = res["p_rope"] = res["p_b_better"] = float("nan")
     return res
+
+
+def per_dataset_table(runs: pd.DataFrame, measures=MEASURES, learners=None,
+                      order=None) -> pd.DataFrame:
+    """Dataset x weighting x learner: the number of splits and, per measure, the mean and the
+    sample standard deviation (ddof = 1; empty for one split) over the splits. Rows by learner
+    (``learners``' order), dataset (sorted), weighting (``order``)."""
+    g = runs.groupby(["learner", "dataset", "encoding"], sort=False)
+    out = g.size().rename("splits").to_frame()
+    for m in measures:
+        out[f"{m}_mean"] = g[m].mean()
+        out[f"{m}_std"] = g[m].std(ddof=1)
+    out = out.reset_index().rename(columns={"encoding": "weighting"})
+    lpos = {v: i for i, v in enumerate(learners or out["learner"].unique())}
+    wpos = {v: i for i, v in enumerate(order or out["weighting"].unique())}
+    out = out.assign(_l=out["learner"].map(lpos), _w=out["weighting"].map(wpos))
+    return (out.sort_values(["_l", "dataset", "_w"], kind="stable")
+            .drop(columns=["_l", "_w"]).reset_index(drop=True))
 
 
 # --- outputs ---------------------------------------------------------------------------------
@@ -204,21 +313,45 @@ def _ordered_cliques(find):
     return ordered
 
 
-def cd_figure(t: dict, title: str):
-    """Critical-difference diagram (Demsar 2006) by ``scikit_posthocs.critical_difference_diagram``,
-    drawn in a fixed order (``_ordered_cliques``)."""
+#: a CD diagram of more weightings than this shows the CD_TOP best-ranked plus the baselines
+CD_MAX_LABELS = 20
+CD_TOP = 15
+
+
+def cd_labels(t: dict, keep=()) -> list[str]:
+    """The weightings a CD diagram shows, best rank first: all of them when k <= CD_MAX_LABELS,
+    else the CD_TOP best-ranked plus ``t['baseline']`` and ``keep`` (those present)."""
+    avg = t["avg_rank"]
+    if t["k"] <= CD_MAX_LABELS:
+        return list(avg.index)
+    want = set(avg.index[:CD_TOP]) | {w for w in (t.get("baseline"), *keep) if w in avg.index}
+    return [w for w in avg.index if w in want]
+
+
+def cd_figure(t: dict, title: str, keep=()):
+    """Critical-difference diagram by ``scikit_posthocs.critical_difference_diagram``: average
+    ranks over all k weightings; a bar joins weightings whose every two members have a
+    Holm-adjusted pairwise Wilcoxon p >= alpha (``pairwise_wilcoxon``; Benavoli et al. 2016), drawn
+    in a fixed order (``_ordered_cliques``). For k > CD_MAX_LABELS only ``cd_labels(t, keep)`` are
+    drawn (bars among them), and the title says so."""
     from unittest import mock
 
     import matplotlib.pyplot as plt
     import scikit_posthocs as skp
     from scikit_posthocs import _plotting
 
-    k = t["k"]
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.16 * k))
-    if t.get("nemenyi") is not None:
+    shown = cd_labels(t, keep)
+    if len(shown) < t["k"]:
+        extra = [w for w in shown if w not in set(t["avg_rank"].index[:CD_TOP])]
+        title += (f"\nshown: the {CD_TOP} best-ranked of {t['k']}"
+                  + (" and " + ", ".join(extra) if extra else "") + f" (ranks over all {t['k']})")
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.16 * len(shown)))
+    if t.get("wilcoxon_holm") is not None:
         with mock.patch.object(_plotting, "_find_maximal_cliques",
                                _ordered_cliques(_plotting._find_maximal_cliques)):
-            skp.critical_difference_diagram(t["avg_rank"], t["nemenyi"], ax=ax, cd=t["cd"],
+            skp.critical_difference_diagram(t["avg_rank"][shown],
+                                            t["wilcoxon_holm"].loc[shown, shown], ax=ax,
+                                            alpha=t["alpha"],
                                             label_fmt_left="{label} ({rank:.1f})",
                                             label_fmt_right="({rank:.1f}) {label}",
                                             label_props={"fontsize": 7})
@@ -247,9 +380,24 @@ def _w(name: str) -> str:
     return f"\\texttt{{{name.replace('_', chr(92) + '_')}}}"
 
 
+def _prob(p) -> str:
+    return f"{p:.3f}" if p is not None and np.isfinite(p) else "--"
+
+
+def _claim_text(c: dict) -> str:
+    """wins/ties/losses, mean and median difference, Wilcoxon p, Bayesian probabilities of ``c``
+    (a ``paired_claim`` result)."""
+    return (f"{c['wins']}/{c['ties']}/{c['losses']} wins/ties/losses, mean {c['mean_diff']:+.4f}, "
+            f"median {c['median_diff']:+.4f}, Wilcoxon {_p_is(c['wilcoxon_p'])}, "
+            f"P(better)/P(equivalent)/P(worse) = {_prob(c['p_a_better'])}/{_prob(c['p_rope'])}/"
+            f"{_prob(c['p_b_better'])}")
+
+
 def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
-    """The section's four answers as sentences (LaTeX), every number from the tests."""
-    alpha, baseline, m0 = cfg["alpha"], cfg["baseline"], measures[0]
+    """The section's four answers as sentences (LaTeX), every number from the tests and claims."""
+    alpha, baseline, rope, m0 = cfg["alpha"], cfg["baseline"], cfg["rope"], measures[0]
+    bayes = (f"Bayesian signed-rank test, ROPE $\\pm${rope:g} {MEASURE_NAMES[m0]}: P(better), "
+             "P(practically equivalent), P(worse)")
     best = []
     for learner in learners:
         t = tests[(learner, m0)]
@@ -264,21 +412,20 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
         for c in claims[learner]["bns"]:
             if c["n"]:
                 parts.append(f"{_w(c['a'])} with {LEARNER_NAMES.get(learner, learner)}: "
-                             f"{c['wins']}/{c['ties']}/{c['losses']} wins/ties/losses, mean "
-                             f"{c['mean_diff']:+.4f}, Wilcoxon {_p_is(c['wilcoxon_p'])}")
+                             + _claim_text(c))
     out["BenchAnswerBns"] = ((f"On the {claims[learners[0]]['bns'][0]['n']} datasets outside "
-                              f"Forman's, against {_w(baseline)} ({MEASURE_NAMES[m0]}): "
+                              f"Forman's, against {_w(baseline)} ({MEASURE_NAMES[m0]}; {bayes}): "
                               + "; ".join(parts) + ".") if parts else
                              "No dataset outside Forman's was run, so this cannot be answered yet.")
     parts = []
     for learner in learners:
         c = claims[learner]["mixch"]
         if c["n"]:
-            parts.append(f"{LEARNER_NAMES.get(learner, learner)} against {_w(c['b'])}: "
-                         f"{c['wins']}/{c['ties']}/{c['losses']}, mean {c['mean_diff']:+.4f}, "
-                         f"Wilcoxon {_p_is(c['wilcoxon_p'])}")
+            parts.append(f"{LEARNER_NAMES.get(learner, learner)} against {_w(c['b'])} "
+                         f"({c['n']} datasets): " + _claim_text(c))
     out["BenchAnswerMixch"] = (("Outside Kim's three corpora, mix-ch (" + _w(MIXCH) + ") against "
-                                "the best-ranked single weighting there: " + "; ".join(parts) + ".")
+                                f"the best-ranked single Kim weighting there ({bayes}): "
+                                + "; ".join(parts) + ".")
                                if parts else "mix-ch was not run outside Kim's corpora.")
     parts = []
     for learner in learners:
@@ -287,14 +434,61 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
             vt = t.get("vs_baseline")
             if vt is None:
                 continue
-            better = [w for w in vt.index if t["avg_rank"][w] < t["avg_rank"][baseline]
+            D = t["scores"]
+            better = [w for w in vt.index if (D[w] - D[baseline]).median() > 0
                       and vt.loc[w, "p_holm"] < alpha]
             parts.append(f"{LEARNER_NAMES.get(learner, learner)}, {MEASURE_NAMES[m]}: "
                          + (", ".join(_w(w) for w in better) if better else "none"))
-    out["BenchAnswerTfidf"] = (f"Weightings ranked significantly better than {_w(baseline)} "
-                               f"(Holm-adjusted rank z-test, alpha = {alpha}): "
-                               + "; ".join(parts) + ".")
+    text = (f"Weightings significantly better than {_w(baseline)} (Wilcoxon signed-rank test over "
+            f"the datasets, Holm's correction over the k $-$ 1 comparisons, $\\alpha$ = {alpha}): "
+            + "; ".join(parts) + ".")
+    parts = []
+    for learner in learners:
+        top = [c for c in claims[learner].get("top", []) if c["n"]]
+        if top:
+            parts.append(f"{LEARNER_NAMES.get(learner, learner)}: " + ", ".join(
+                f"{_w(c['a'])} {_prob(c['p_a_better'])}/{_prob(c['p_rope'])}/"
+                f"{_prob(c['p_b_better'])}" for c in top))
+    if parts:
+        text += (f" The best-ranked weightings against {_w(baseline)} ({bayes}): "
+                 + "; ".join(parts) + ".")
+    out["BenchAnswerTfidf"] = text
     return out
+
+
+#: question (a): this many best-ranked weightings (first measure) against the baseline
+BAYES_TOP = 5
+
+
+def per_dataset_latex(table: pd.DataFrame, measures, learners) -> str:
+    """``per_dataset_table`` as LaTeX: one ``longtable`` per learner, mean (standard deviation)
+    over the splits of each measure."""
+    from termweight.reporting import latex_escape
+
+    cols = "ll r" + " r" * len(measures)
+    head = ("Dataset & Weighting & splits & "
+            + " & ".join(f"{MEASURE_NAMES[m]}" for m in measures) + r" \\")
+    lines = []
+    for lr in learners:
+        f = table[table["learner"] == lr]
+        if f.empty:
+            continue
+        name = LEARNER_NAMES.get(lr, lr)
+        lines += [r"{\scriptsize", rf"\begin{{longtable}}{{{cols}}}",
+                  rf"\caption{{Benchmark per dataset, {latex_escape(name)}: mean (sample standard "
+                  r"deviation) of each measure over the dataset's splits; -- where a dataset has "
+                  rf"one split.}}\label{{tab:benchmark_datasets_{lr}}}\\",
+                  r"\toprule", head, r"\midrule\endfirsthead",
+                  r"\toprule " + head + r" \midrule\endhead"]
+        for r in f.itertuples(index=False):
+            row = r._asdict()
+            cells = [f"{row[f'{m}_mean']:.4f} ("
+                     + (f"{row[f'{m}_std']:.4f}" if np.isfinite(row[f"{m}_std"]) else "--") + ")"
+                     for m in measures]
+            lines.append(" & ".join([_w(row["dataset"]), _w(row["weighting"]),
+                                     str(row["splits"]), *cells]) + r" \\")
+        lines += [r"\bottomrule", r"\end{longtable}}", ""]
+    return "\n".join(lines)
 
 
 def cmd_benchmark_report(args) -> None:
@@ -304,7 +498,8 @@ def cmd_benchmark_report(args) -> None:
 
     params = load_params(args.params)
     b = params["benchmark"]
-    cfg = {"alpha": b.get("alpha", 0.05), "baseline": b.get("baseline", "tfidf")}
+    cfg = {"alpha": b.get("alpha", 0.05), "baseline": b.get("baseline", "tfidf"),
+           "rope": b.get("rope", 0.01)}
     measures = list(b.get("measures", MEASURES))
     learners = list(b["learners"])
     runs = load_runs(params, args.runs)
@@ -312,41 +507,61 @@ def cmd_benchmark_report(args) -> None:
     order = list(next(iter(benchmark_runs(params).values()))["encodings"])
     data, reports = Path(args.data), Path(args.reports)
     io.write_table(data / "scores.csv", scores)
+    per_dataset = per_dataset_table(runs, measures, learners, order)
+    io.write_table(reports / "tables" / "benchmark_datasets.csv", per_dataset)
+    io.write_text(reports / "tables" / "benchmark_datasets.tex",
+                  per_dataset_latex(per_dataset, measures, learners))
     forman = set(params.get("forman", {}).get("datasets", [])) | {
         d for d in scores["dataset"].unique() if _is_forman(d)}
     datasets = sorted(scores["dataset"].unique())
-    tests, claims, test_rows = {}, {}, []
+    tests, claims, test_rows, pair_rows = {}, {}, [], []
     for learner in learners:
+        D0 = score_matrix(scores, learner, measures[0], order)
+        outside_kim = [d for d in D0.index if d not in KIM_DATASETS]
+        singles = [w for w in KIM_SINGLES if w in D0.columns]
+        best_single = (D0.loc[outside_kim, singles].rank(axis=1, ascending=False).mean()
+                       .sort_values(kind="stable").index[0]) if outside_kim and singles else None
         for m in measures:
             D = score_matrix(scores, learner, m, order)
             t = rank_tests(D, cfg["baseline"], cfg["alpha"])
             tests[(learner, m)] = t
+            vb, vt = t.get("vs_best"), t.get("vs_baseline")
             for w in D.columns:
-                vb, vt = t.get("vs_best"), t.get("vs_baseline")
                 test_rows.append({
                     "learner": learner, "measure": m, "weighting": w,
                     "avg_rank": float(t["avg_rank"][w]), "mean": float(D[w].mean()),
                     "friedman_p": t["friedman_p"],
-                    "p_vs_best": float(vb["p"][w]) if vb is not None and w in vb.index else None,
-                    "p_holm_vs_best": (float(vb["p_holm"][w]) if vb is not None and w in vb.index
-                                       else None),
-                    "p_holm_vs_baseline": (float(vt["p_holm"][w]) if vt is not None
-                                           and w in vt.index else None)})
-            cd = f" (Nemenyi CD = {t['cd']:.2f})" if t.get("cd") else ""
+                    "wilcoxon_p_vs_best": (float(vb["p"][w]) if vb is not None and w in vb.index
+                                           else None),
+                    "wilcoxon_p_holm_vs_best": (float(vb["p_holm"][w])
+                                                if vb is not None and w in vb.index else None),
+                    "wilcoxon_p_holm_vs_baseline": (float(vt["p_holm"][w]) if vt is not None
+                                                    and w in vt.index else None)})
+            if t.get("wilcoxon_holm") is not None:
+                raw, holm = t["wilcoxon"], t["wilcoxon_holm"]
+                for i, a in enumerate(D.columns):
+                    for w in D.columns[i + 1:]:
+                        pair_rows.append({"learner": learner, "measure": m, "a": a, "b": w,
+                                          "mean_diff": float((D[a] - D[w]).mean()),
+                                          "wilcoxon_p": float(raw.loc[a, w]),
+                                          "wilcoxon_p_holm": float(holm.loc[a, w])})
+            keep = [w for w in (*BNS_WEIGHTINGS, MIXCH, best_single) if w]
+            cd = f"; Nemenyi's CD = {t['cd']:.2f}" if t.get("cd") else ""
             save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
                                   f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
-                                  f"datasets{cd}"),
+                                  f"datasets; bars: pairwise Wilcoxon, Holm p $\\geq$ "
+                                  f"{cfg['alpha']}{cd}", keep=keep),
                         reports / "figures" / f"benchmark_cd_{learner}_{m}")
-        D0 = score_matrix(scores, learner, measures[0], order)
-        outside_kim = [d for d in D0.index if d not in KIM_DATASETS]
-        singles = [w for w in D0.columns if w != MIXCH]
-        best_single = (D0.loc[outside_kim, singles].rank(axis=1, ascending=False).mean()
-                       .sort_values(kind="stable").index[0]) if outside_kim and singles else None
+        t0 = tests[(learner, measures[0])]
+        top = [w for w in t0["avg_rank"].index if w != cfg["baseline"]][:BAYES_TOP]
         claims[learner] = {
-            "bns": [paired_claim(D0, w, cfg["baseline"], [d for d in D0.index if d not in forman])
+            "bns": [paired_claim(D0, w, cfg["baseline"], [d for d in D0.index if d not in forman],
+                                 cfg["rope"])
                     for w in BNS_WEIGHTINGS if w in D0.columns],
-            "mixch": (paired_claim(D0, MIXCH, best_single, outside_kim)
-                      if best_single and MIXCH in D0.columns else {"n": 0})}
+            "mixch": (paired_claim(D0, MIXCH, best_single, outside_kim, cfg["rope"])
+                      if best_single and MIXCH in D0.columns else {"n": 0}),
+            "top": ([paired_claim(D0, w, cfg["baseline"], D0.index, cfg["rope"]) for w in top]
+                    if cfg["baseline"] in D0.columns else [])}
         if not claims[learner]["bns"]:
             claims[learner]["bns"] = [{"n": 0}]
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
@@ -358,25 +573,32 @@ def cmd_benchmark_report(args) -> None:
             leaderboard(scores, tests, learner, measures, cfg["baseline"]),
             f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
             f"{len(datasets)} datasets ({n_splits} splits) and mean score per measure, ordered by "
-            f"{MEASURE_NAMES[measures[0]]} rank; Holm-adjusted p of the rank z-test against the "
-            f"best-ranked weighting and against {cfg['baseline']}.",
+            f"{MEASURE_NAMES[measures[0]]} rank; p of Wilcoxon's signed-rank test over the "
+            f"datasets against the best-ranked weighting and against {cfg['baseline']}, "
+            "Holm-adjusted over the k $-$ 1 comparisons.",
             f"tab:benchmark_{learner}", escape=False)
     tests_frame = pd.DataFrame(test_rows)
     io.write_table(data / "tests.csv", tests_frame)
+    io.write_table(data / "pairwise.csv", pd.DataFrame(
+        pair_rows, columns=["learner", "measure", "a", "b", "mean_diff", "wilcoxon_p",
+                            "wilcoxon_p_holm"]))
     summary = pd.DataFrame([{
         "Learner": LEARNER_NAMES.get(lr, lr), "Measure": MEASURE_NAMES[m],
         "$N$": str(t["n_datasets"]), "$k$": str(t["k"]),
         "Friedman $\\chi^2$": f"{t['friedman_chi2']:.1f}" if np.isfinite(t["friedman_chi2"]) else "--",
         "$p$": _fmt_p(t["friedman_p"]),
+        "pairs different": (f"{_n_different(t)} of {t['k'] * (t['k'] - 1) // 2}"
+                            if t.get("wilcoxon_holm") is not None else "--"),
         "Nemenyi CD": f"{t['cd']:.2f}" if t.get("cd") else "--",
         "best": _w(t["best"]), "its rank": f"{t['avg_rank'].iloc[0]:.2f}",
         f"rank of {cfg['baseline']}": (f"{t['avg_rank'][cfg['baseline']]:.2f}"
                                        if cfg["baseline"] in t["avg_rank"] else "--"),
     } for (lr, m), t in tests.items()])
     write_latex_table(reports / "tables" / "benchmark_tests.tex", summary,
-                      "Benchmark: Friedman test per learner and measure, Nemenyi's critical "
-                      "difference of average ranks ($\\alpha$ = "
-                      f"{cfg['alpha']}), the best-ranked weighting.",
+                      "Benchmark: Friedman test per learner and measure; pairs of weightings "
+                      "whose pairwise Wilcoxon signed-rank test, Holm-adjusted over all pairs, "
+                      f"has $p < \\alpha$ ($\\alpha$ = {cfg['alpha']}); Nemenyi's critical "
+                      "difference of average ranks, for reference; the best-ranked weighting.",
                       "tab:benchmark_tests", escape=False)
     ans = answers(scores, tests, claims, cfg, learners, measures)
     grid = {"datasets": datasets, "weightings": order, "learners": learners,
@@ -385,14 +607,23 @@ def cmd_benchmark_report(args) -> None:
     headline = {
         "experiment": "benchmark", "datasets": datasets, "grid": grid,
         "measures": measures, "baseline": cfg["baseline"], "alpha": cfg["alpha"],
+        "rope": cfg["rope"],
+        "bayes": {"test": "baycomp.SignedRankTest", "prior": 0.5, "nsamples": BAYES_SAMPLES,
+                  "random_state": BAYES_SEED, "measure": measures[0]},
         "best": {lr: {m: {"weighting": tests[(lr, m)]["best"],
                           "avg_rank": round(float(tests[(lr, m)]["avg_rank"].iloc[0]), 4),
-                          "friedman_p": _round(tests[(lr, m)]["friedman_p"])}
+                          "friedman_p": _round(tests[(lr, m)]["friedman_p"]),
+                          "nemenyi_cd": _round(tests[(lr, m)].get("cd")),
+                          "pairs_different": (_n_different(tests[(lr, m)])
+                                              if tests[(lr, m)].get("wilcoxon_holm") is not None
+                                              else None)}
                       for m in measures} for lr in learners},
         "baseline_rank": {lr: {m: _round(tests[(lr, m)]["avg_rank"].get(cfg["baseline"]))
                                for m in measures} for lr in learners},
         "claims": {lr: {"bns_vs_baseline": [_clean(c) for c in claims[lr]["bns"]],
-                        "mixch_vs_best_single": _clean(claims[lr]["mixch"])} for lr in learners},
+                        "mixch_vs_best_single": _clean(claims[lr]["mixch"]),
+                        "top_vs_baseline": [_clean(c) for c in claims[lr]["top"]]}
+                   for lr in learners},
         # the per-learner files (names depend on the configuration; dvc.yaml does not list them)
         "files": [f"tables/benchmark_{lr}.tex" for lr in learners]
         + [f"figures/benchmark_{kind}.{ext}" for lr in learners
@@ -404,7 +635,8 @@ def cmd_benchmark_report(args) -> None:
                                                 b.get("relative_C", False)),
               "BenchFloats": floats(learners, measures[0], cfg["baseline"]),
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
-              "BenchAlpha": str(cfg["alpha"]), "BenchBaseline": _w(cfg["baseline"]),
+              "BenchAlpha": str(cfg["alpha"]), "BenchRope": f"{cfg['rope']:g}",
+              "BenchBaseline": _w(cfg["baseline"]),
               "BenchDatasetList": ", ".join(_w(d) for d in datasets), **ans}
     lines = ["% The term-weighting benchmark: numbers and answers quoted by the report "
              "(generated; do not edit)."]
@@ -412,6 +644,12 @@ def cmd_benchmark_report(args) -> None:
     io.write_text(reports / "macros" / "benchmark.tex", "\n".join(lines) + "\n")
     log.info("benchmark: %d datasets x %d weightings x %d learners, %d (run, split) rows",
              len(datasets), len(order), len(learners), len(runs))
+
+
+def _n_different(t: dict) -> int:
+    """Pairs of weightings with a Holm-adjusted pairwise Wilcoxon p < alpha."""
+    holm = t["wilcoxon_holm"].to_numpy()
+    return int((holm[np.triu_indices(holm.shape[0], 1)] < t["alpha"]).sum())
 
 
 def learner_text(learners, C, relative: bool = False) -> str:
@@ -431,7 +669,10 @@ def floats(learners, measure: str, baseline: str) -> str:
         out += [f"\\twtable{{benchmark_{lr}}}",
                 f"\\twfigure[\\linewidth]{{benchmark_cd_{lr}_{measure}}}{{Critical-difference "
                 f"diagram, {name}, {MEASURE_NAMES[measure]}: average ranks over the datasets; "
-                "weightings joined by a bar are not significantly different (Nemenyi).}",
+                "weightings joined by a bar are not significantly different (pairwise Wilcoxon "
+                "signed-rank tests, Holm-adjusted over all pairs). With more than "
+                f"{CD_MAX_LABELS} weightings, the {CD_TOP} best-ranked and the baselines are "
+                "drawn.}",
                 f"\\twfigure[\\linewidth]{{benchmark_heat_{lr}}}{{{MEASURE_NAMES[measure]} of each "
                 f"weighting minus {_w(baseline)}'s, per dataset, {name} (blue: better than "
                 f"{_w(baseline)}).}}"]
@@ -462,6 +703,6 @@ def register(sub) -> None:
     p.add_argument("--runs", required=True,
                    help="runs.csv template with {run} and {learner}, written by aggregate")
     p.add_argument("--data", default="data/benchmark",
-                   help="directory for scores.csv and tests.csv (default: %(default)s)")
+                   help="directory for scores.csv, tests.csv and pairwise.csv (default: %(default)s)")
     p.add_argument("--reports", default="reports", help="reports directory (default: %(default)s)")
     p.set_defaults(func=cmd_benchmark_report)

@@ -507,3 +507,18 @@ def test_every_learned_weighting_has_its_function():
     from termweight import weighting
 
     assert set(weighting.LEARNED) == set(weighting._LEARNED_FUNCTIONS)
+
+
+@pytest.mark.parametrize("n_datasets", [2, 3])
+def test_pairwise_wilcoxon_takes_few_datasets(n_datasets):
+    # scikit-posthocs reads a 2-D array of two columns as (values, groups): the matrix of a
+    # two-dataset benchmark (tests/test_benchmark_tools.py's tiny one) must still be k samples
+    rng = np.random.default_rng(0)
+    D = pd.DataFrame(rng.random((n_datasets, 4)), columns=list("abcd"))
+    from termweight.experiments.benchmark import pairwise_wilcoxon
+
+    raw, holm = pairwise_wilcoxon(D)
+    assert raw.shape == holm.shape == (4, 4)
+    from scipy.stats import wilcoxon
+
+    assert raw.loc["a", "b"] == pytest.approx(wilcoxon(D["a"], D["b"]).pvalue)

@@ -136,7 +136,7 @@ def pairwise_wilcoxon(D: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     from statsmodels.stats.multitest import multipletests
 
     with np.errstate(invalid="ignore", divide="ignore"):  # all-zero differences: scipy gives p = 1
-        raw = skp.posthoc_wilcoxon(D.T.to_numpy())
+        raw = skp.posthoc_wilcoxon([D[c].to_numpy() for c in D.columns])
     raw.index = raw.columns = D.columns
     p = raw.to_numpy().copy()
     upper = np.triu_indices(p.shape[0], 1)

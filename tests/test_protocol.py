@@ -104,3 +104,30 @@ def test_a_fit_stopped_at_the_cap_is_recorded_and_warned():
         warnings.simplefilter("error")
         *_, conv = fit("linearsvc", X, Y, 1.0, W, Protocol())
     assert conv.all()
+
+
+@pytest.mark.parametrize("key,value,match", [
+    ("value", np.array([-1.0]), "'value'"),
+    ("converged", np.array([1, 2, 1]), "'converged'"),
+    ("normalize", np.array([3], dtype=np.uint8), "'normalize'"),
+    ("inner_unconverged", None, "needs arrays"),
+])
+def test_a_tuned_model_file_is_checked_when_read(tmp_path, key, value, match):
+    from termweight import io
+    from termweight.errors import DataError
+    from termweight.intermediates import load
+    from termweight.steps.learn import _protocol_arrays
+
+    arrays = {"coef": np.zeros((3, 4)), "intercept": np.zeros(3), "fitted": np.ones(3, bool),
+              "converged": np.ones(3, bool), "value": np.array([1.0]),
+              "normalize": np.array([1], dtype=np.uint8), "inner_unconverged": np.array([0])}
+    if value is None:
+        arrays.pop(key)
+    else:
+        arrays[key] = value
+    path = tmp_path / "model.npz"
+    io.save_arrays(path, **arrays)
+    model, _ = load("model", path)
+    with pytest.raises(DataError, match=match) as err:
+        _protocol_arrays(path, model)
+    assert str(path) in str(err.value)

@@ -109,16 +109,15 @@ def cmd_predict(args) -> None:
     for name, e in common.jobs(args):
         path = common.fmt(args.encoded, split=name, encoding=e)
         model_path = common.fmt(args.model, split=name, encoding=e)
-        model, _ = load("model", model_path)
+        enc, dims = load("encoded", path, keys=("X_test",))
+        model, dims = load("model", model_path, n_terms=dims["n_terms"])
         extra = _protocol_arrays(model_path, model)
         normalize = "l2" if extra and extra["normalize"][0] else "none"
-        # a supervised weighting's file holds its per-task column weights (``encode``)
-        weighted = normalize == "l2" and encoding_parts(e)[1] is not None
-        enc, dims = load("encoded", path, keys=("X_test", "col_weights") if weighted
-                         else ("X_test",), n_terms=model["coef"].shape[1],
-                         n_classes=model["coef"].shape[0])
-        scores = decisions(enc["X_test"], model["coef"], model["intercept"],
-                           enc.get("col_weights"), normalize)
+        weights = None
+        if normalize == "l2" and encoding_parts(e)[1] is not None:
+            # a supervised weighting's file holds its per-task column weights (``encode``)
+            weights = load("encoded", path, keys=("col_weights",), **dims)[0]["col_weights"]
+        scores = decisions(enc["X_test"], model["coef"], model["intercept"], weights, normalize)
         io.save_arrays(common.fmt(args.out, split=name, encoding=e), scores=scores,
                        predicted=(scores > 0).astype(np.uint8))
         log.info("split %s: predicted %d documents x %d tasks", name, *scores.shape)

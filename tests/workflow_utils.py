@@ -148,7 +148,8 @@ TINY_BENCHMARK = {
     "relative_C": True,
     "max_iter": 1000,
     "mixch": {"C": 1.0, "max_iter": 5, "tol": 0.001},
-    "measures": ["macro_f1", "micro_f1", "accuracy"],
+    "tuning": {"normalize": "l2", "C": [0.1, 1.0, 10.0], "alpha": [0.01, 0.1, 1.0], "folds": 2},
+    "measures": ["headline_macro_f1", "macro_f1", "accuracy"],
     "baseline": "tfidf",
     "alpha": 0.05,
 }

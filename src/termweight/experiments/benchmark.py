@@ -52,7 +52,11 @@ from termweight.learners.registry import one_vs_rest
 log = logging.getLogger("termweight.benchmark")
 
 MEASURES = ("micro_f1", "macro_f1", "accuracy")
-MEASURE_NAMES = {"micro_f1": "micro-F1", "macro_f1": "macro-F1", "accuracy": "accuracy"}
+MEASURE_NAMES = {"micro_f1": "micro-F1", "macro_f1": "macro-F1", "accuracy": "accuracy",
+                 "top1_macro_f1": "top-1 macro-F1", "top1_micro_f1": "top-1 micro-F1",
+                 "headline_macro_f1": "macro-F1 (top-1 if single-label)"}
+#: measures that exist only in runs evaluated with top-1 counts (``evaluate --doc-accuracy``)
+TOP1_MEASURES = ("top1_macro_f1", "top1_micro_f1", "headline_macro_f1")
 #: the benchmark's learners (termweight.learners.registry) -> their names in tables and figures
 LEARNER_NAMES = {spec.name: spec.display for spec in one_vs_rest()}
 #: Kim (2016)'s three corpora (its claim is tested OUTSIDE them).
@@ -75,6 +79,13 @@ def load_runs(params: dict, template: str) -> pd.DataFrame:
             f = io.read_table(path, required=("encoding", "split", "micro_f1", "macro_f1"))
             if "accuracy" not in f.columns:
                 raise DataError(path, "no 'accuracy' column (evaluate with --doc-accuracy)")
+            if "top1_macro_f1" in f.columns:
+                from termweight.intermediates import check_table
+
+                check_table(path, f, unit=("top1_macro_f1", "top1_micro_f1"))
+                single = f["single_label"].astype(str).str.lower() == "true"
+                # the headline: top-1 F1 on single-label corpora, per-category F1 on multi-label
+                f["headline_macro_f1"] = np.where(single, f["top1_macro_f1"], f["macro_f1"])
             f.insert(0, "learner", learner)
             f.insert(0, "dataset", e["dataset"])
             f.insert(0, "run", run)
@@ -503,6 +514,11 @@ def cmd_benchmark_report(args) -> None:
     measures = list(b.get("measures", MEASURES))
     learners = list(b["learners"])
     runs = load_runs(params, args.runs)
+    missing = [m for m in measures if m not in runs.columns]
+    if missing:
+        raise DataError(args.runs, f"no column {missing[0]!r}: the measures "
+                                   f"{', '.join(TOP1_MEASURES)} need runs evaluated with top-1 "
+                                   "counts (re-run the benchmark's evaluate steps)")
     scores = dataset_scores(runs, measures)
     order = list(next(iter(benchmark_runs(params).values()))["encodings"])
     data, reports = Path(args.data), Path(args.reports)
@@ -629,10 +645,13 @@ def cmd_benchmark_report(args) -> None:
         + [f"figures/benchmark_{kind}.{ext}" for lr in learners
            for kind in [*(f"cd_{lr}_{m}" for m in measures), f"heat_{lr}"] for ext in ("pdf", "png")],
     }
+    tuning = tuning_summary(runs)
+    if tuning:
+        headline["tuning"] = tuning
     io.write_json(reports / "metrics" / "benchmark.json", headline)
     macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
               "BenchLearnerText": learner_text(learners, b.get("C", DEFAULT_C),
-                                                b.get("relative_C", False)),
+                                                b.get("relative_C", False), b.get("tuning")),
               "BenchFloats": floats(learners, measures[0], cfg["baseline"]),
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
               "BenchAlpha": str(cfg["alpha"]), "BenchRope": f"{cfg['rope']:g}",
@@ -646,14 +665,45 @@ def cmd_benchmark_report(args) -> None:
              len(datasets), len(order), len(learners), len(runs))
 
 
+def tuning_summary(runs: pd.DataFrame) -> dict:
+    """Per learner under the tuned protocol: how often each grid value was chosen, and the
+    fitted tasks (final and inner fits) that stopped at the iteration cap ({}: fixed C)."""
+    if "value" not in runs.columns:
+        return {}
+    out = {}
+    for learner, g in runs.groupby("learner", sort=False):
+        chosen = g["value"].value_counts().sort_index()
+        out[learner] = {"parameter": "alpha" if learner == "mnb" else "C",
+                        "chosen": {f"{v:g}": int(n) for v, n in chosen.items()},
+                        "fits": int(len(g)), "unconverged_tasks": int(g["unconverged"].sum()),
+                        "inner_unconverged_tasks": int(g["inner_unconverged"].sum())}
+    return out
+
+
 def _n_different(t: dict) -> int:
     """Pairs of weightings with a Holm-adjusted pairwise Wilcoxon p < alpha."""
     holm = t["wilcoxon_holm"].to_numpy()
     return int((holm[np.triu_indices(holm.shape[0], 1)] < t["alpha"]).sum())
 
 
-def learner_text(learners, C, relative: bool = False) -> str:
-    """The learners as the section names them (LaTeX), C stated for the linear ones."""
+def learner_text(learners, C, relative: bool = False, tuning: dict | None = None) -> str:
+    """The learners as the section names them (LaTeX), C stated for the linear ones; under
+    ``tuning`` (params.yaml's ``benchmark.tuning``) the grids and the inner folds."""
+    if tuning:
+        from termweight.learners.protocol import Protocol
+
+        p = Protocol.from_params(tuning)
+        how = f"by {p.inner_folds}-fold inner CV"
+
+        def grid(name, values):
+            return rf" ({name} from $\{{{', '.join(f'{v:g}' for v in values)}\}}$ {how})"
+
+        names = [LEARNER_NAMES.get(lr, lr) + (grid(r"$\alpha$", p.grid(lr)) if lr == "mnb" else
+                                              grid("$C$", p.grid(lr))) for lr in learners]
+        norm = ("; every weighted document at unit length" if p.normalize == "l2"
+                else "; raw (unnormalised) weights")
+        head = ", ".join(names[:-1])
+        return (f"{head} and {names[-1]}" if head else names[0]) + norm
     how = "relative to the data scale" if relative else "fixed"
     names = [LEARNER_NAMES.get(lr, lr) + (f" ($C={C:g}$ {how})" if lr in ("linearsvc", "logreg")
                                            else "") for lr in learners]

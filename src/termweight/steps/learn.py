@@ -26,10 +26,15 @@ def cmd_train(args) -> None:
     # the benchmark's learners (--learner): its C, relative_C and max_iter (config.benchmark_runs)
     fit = {k: v for k, v in exp.get("fit", {}).items() if k != "C"} if learner else {}
 
+    protocol = _protocol(args) if learner else None
+
     def one(job):
         name, e = job
         enc, _ = load("encoded", common.fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
+        if protocol is not None:  # the benchmark's tuned protocol (benchmark.tuning)
+            _train_tuned(args, learner, protocol, name, e, enc, t0)
+            return
         if learner is None:  # the generic steps' LinearSVC
             coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
                                                       col_weights=enc.get("col_weights"))
@@ -45,15 +50,74 @@ def cmd_train(args) -> None:
     common.prune(args, args.out)
 
 
+def _protocol(args):
+    """``benchmark.tuning`` of the params file as a ``Protocol`` (None: fixed C, no
+    normalisation)."""
+    from termweight.learners.protocol import Protocol
+
+    params = common.experiment(args)[0] if args.params else {}
+    return Protocol.from_params(params.get("benchmark", {}).get("tuning"),
+                                seed=int(params.get("seed", 0)))
+
+
+def _train_tuned(args, learner, protocol, name, e, enc, t0) -> None:
+    """C (alpha) by inner cross-validation on the training rows, then the refit; the model file
+    also holds ``converged`` (per task), ``value`` (the chosen C or alpha), ``normalize``
+    (1: unit-length rows) and ``inner_unconverged`` (inner fits stopped at the cap)."""
+    from termweight.learners.protocol import fit_tuned
+
+    coef, intercept, fitted, converged, value, inner = fit_tuned(
+        learner, enc["X_train"], enc["Y_train"], enc.get("col_weights"), protocol)
+    io.save_arrays(common.fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
+                   fitted=fitted, converged=converged, value=np.asarray([value]),
+                   normalize=np.asarray([protocol.normalize == "l2"], dtype=np.uint8),
+                   inner_unconverged=np.asarray([inner]))
+    log.info("split %s, %s: %s = %g by %d-fold inner CV; %d/%d tasks fitted, %d unconverged "
+             "(inner fits: %d) in %.2f s", name, e, "alpha" if learner == "mnb" else "C", value,
+             protocol.inner_folds, int(fitted.sum()), fitted.size,
+             int((~converged.astype(bool)).sum()), inner, time.perf_counter() - t0)
+
+
+def _protocol_arrays(path, model) -> dict:
+    """The tuned protocol's extra arrays of a model file, checked (empty for a fixed-C model)."""
+    from termweight.errors import DataError
+
+    if "normalize" not in model:
+        return {}
+    n = model["intercept"].shape[0]
+    extra = {k: np.asarray(model[k]) for k in ("converged", "value", "normalize",
+                                                "inner_unconverged") if k in model}
+    if len(extra) != 4:
+        raise DataError(path, "a tuned model needs arrays converged, value, normalize and "
+                              "inner_unconverged")
+    if extra["converged"].shape != (n,) or not np.isin(extra["converged"], (0, 1)).all():
+        raise DataError(path, f"array 'converged': must be {n} values in {{0, 1}}")
+    if extra["value"].shape != (1,) or not (np.isfinite(extra["value"]).all()
+                                           and extra["value"][0] > 0):
+        raise DataError(path, "array 'value': must be one finite positive number")
+    if extra["normalize"].shape != (1,) or extra["normalize"][0] not in (0, 1):
+        raise DataError(path, "array 'normalize': must be 0 or 1")
+    if extra["inner_unconverged"].shape != (1,) or extra["inner_unconverged"][0] < 0:
+        raise DataError(path, "array 'inner_unconverged': must be one count >= 0")
+    return extra
+
+
 def cmd_predict(args) -> None:
-    from termweight.learners.linear import decision_scores
+    from termweight.learners.protocol import decisions
+    from termweight.weighting import encoding_parts
 
     for name, e in common.jobs(args):
-        enc, dims = load("encoded", common.fmt(args.encoded, split=name, encoding=e),
-                         keys=("X_test",))
-        model, _ = load("model", common.fmt(args.model, split=name, encoding=e),
-                        n_terms=dims["n_terms"])
-        scores = decision_scores(enc["X_test"], model["coef"], model["intercept"])
+        path = common.fmt(args.encoded, split=name, encoding=e)
+        model_path = common.fmt(args.model, split=name, encoding=e)
+        enc, dims = load("encoded", path, keys=("X_test",))
+        model, dims = load("model", model_path, n_terms=dims["n_terms"])
+        extra = _protocol_arrays(model_path, model)
+        normalize = "l2" if extra and extra["normalize"][0] else "none"
+        weights = None
+        if normalize == "l2" and encoding_parts(e)[1] is not None:
+            # a supervised weighting's file holds its per-task column weights (``encode``)
+            weights = load("encoded", path, keys=("col_weights",), **dims)[0]["col_weights"]
+        scores = decisions(enc["X_test"], model["coef"], model["intercept"], weights, normalize)
         io.save_arrays(common.fmt(args.out, split=name, encoding=e), scores=scores,
                        predicted=(scores > 0).astype(np.uint8))
         log.info("split %s: predicted %d documents x %d tasks", name, *scores.shape)
@@ -75,17 +139,27 @@ def cmd_evaluate(args) -> None:
         pred, _ = load("predictions", common.fmt(args.predictions, split=name, encoding=e),
                        keys=("predicted", "scores") if doc_accuracy else ("predicted",),
                        n_test=enc["Y_test"].shape[0], **dims)
-        model, _ = load("model", common.fmt(args.model, split=name, encoding=e),
-                        keys=("fitted",), **dims)
+        model_path = common.fmt(args.model, split=name, encoding=e)
+        model, _ = load("model", model_path, keys=None if doc_accuracy else ("fitted",), **dims)
         counts = confusion_counts(enc["Y_test"], pred["predicted"])
         frame = per_task_metrics(counts)
         frame.insert(0, "task", classes)
         frame["train_pos"] = np.asarray(enc["Y_train"].sum(axis=0)).ravel()
         frame["status"] = np.where(model["fitted"], "ok", "skipped: no training positives")
-        if doc_accuracy:  # the benchmark's accuracy (argmax of the scores)
+        if doc_accuracy:  # the benchmark's accuracy and top-1 counts (argmax of the scores)
             from termweight.learners.linear import top1_accuracy
+            from termweight.learners.protocol import is_single_label, top1
 
             frame["doc_accuracy"] = top1_accuracy(enc["Y_test"], pred["scores"])
+            one = confusion_counts(enc["Y_test"], top1(pred["scores"]))
+            for col in ("tp", "fp", "fn"):
+                frame[f"top1_{col}"] = one[col].to_numpy()
+            frame["single_label"] = is_single_label(enc["Y_test"])
+            extra = _protocol_arrays(model_path, model)
+            if extra:  # the tuned protocol: convergence per task, the chosen C (alpha)
+                frame["converged"] = extra["converged"].astype(bool)
+                frame["value"] = float(extra["value"][0])
+                frame["inner_unconverged"] = int(extra["inner_unconverged"][0])
         io.write_table(common.fmt(args.out, split=name, encoding=e), pd.DataFrame(frame))
     common.prune(args, args.out)
 

@@ -29,8 +29,8 @@ def cmd_aggregate(args) -> None:
             frame.insert(0, "encoding", enc)
             rows.append(frame)
             ok = frame[frame["status"] == "ok"]
-            extra = ({"accuracy": float(frame["doc_accuracy"].iloc[0])}
-                     if "doc_accuracy" in frame.columns else {})  # the benchmark's runs
+            extra = (_benchmark_columns(common.fmt(args.metrics, split=name, encoding=enc), frame)
+                     if "doc_accuracy" in frame.columns else {})
             runs.append({"encoding": enc, "split": name, **averages(ok), **extra})
     per_task = pd.concat(rows, ignore_index=True)
     per_run = pd.DataFrame(runs)
@@ -48,6 +48,31 @@ def cmd_aggregate(args) -> None:
                                       "skipped_tasks": int((per_task["status"] != "ok").sum())})
         io.write_table(args.out_tasks, per_task)
         io.write_table(args.out_runs, per_run)
+
+
+def _benchmark_columns(path, frame) -> dict:
+    """A benchmark run's document measures: ``accuracy`` (top-1 hits), ``top1_macro_f1`` and
+    ``top1_micro_f1`` (F1 of the top-1 prediction: macro over the classes with a true or predicted
+    test document, as scikit-learn's ``f1_score``), ``single_label``; under the tuned protocol
+    ``value`` (the chosen C or alpha), ``unconverged`` (fitted tasks stopped at the cap) and
+    ``inner_unconverged``."""
+    from termweight.intermediates import check_table
+
+    out = {"accuracy": float(frame["doc_accuracy"].iloc[0])}
+    if "top1_tp" in frame.columns:
+        check_table(path, frame, counts=("top1_tp", "top1_fp", "top1_fn"))
+        tp, fp, fn = (frame[f"top1_{c}"].to_numpy(dtype=float) for c in ("tp", "fp", "fn"))
+        present = (tp + fp + fn) > 0
+        f1 = 2 * tp[present] / (2 * tp[present] + fp[present] + fn[present])
+        out["top1_macro_f1"] = float(f1.mean()) if present.any() else 0.0
+        out["top1_micro_f1"] = float(2 * tp.sum() / max(2 * tp.sum() + fp.sum() + fn.sum(), 1))
+        out["single_label"] = bool(frame["single_label"].iloc[0])
+    if "converged" in frame.columns:
+        ok = frame["status"] == "ok"
+        out["value"] = float(frame["value"].iloc[0])
+        out["unconverged"] = int((ok & ~frame["converged"].astype(bool)).sum())
+        out["inner_unconverged"] = int(frame["inner_unconverged"].iloc[0])
+    return out
 
 
 def _summary_frame(runs, encodings):

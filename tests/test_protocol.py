@@ -1,0 +1,133 @@
+"""The benchmark's tuned protocol (termweight.learners.protocol): unit-length rows after
+weighting, C and alpha by inner cross-validation on training rows, top-1 F1, convergence."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import f1_score
+from sklearn.preprocessing import normalize
+from sklearn.svm import LinearSVC
+
+from termweight.learners.protocol import (
+    Protocol,
+    cv_scores,
+    decisions,
+    fit,
+    fit_tuned,
+    inner_folds,
+    macro_f1,
+    task_norms,
+    top1,
+)
+
+
+def _data(seed=0, n=120, d=40, k=3):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    X = rng.poisson(0.4, (n, d)).astype(float)
+    X[np.arange(n), y * 3] += 2  # one telling term per class
+    Y = sp.csr_matrix((np.ones(n), (np.arange(n), y)), shape=(n, k))
+    W = rng.uniform(0.1, 3.0, (k, d))
+    return sp.csr_matrix(X), Y, W, y
+
+
+def test_task_norms_are_the_row_lengths_of_each_weighted_matrix():
+    X, _, W, _ = _data()
+    n = task_norms(X, W)
+    for c in range(W.shape[0]):
+        expect = np.linalg.norm(X.toarray() * W[c], axis=1)
+        np.testing.assert_allclose(n[:, c], expect, rtol=1e-12)
+    np.testing.assert_allclose(task_norms(X)[:, 0], np.linalg.norm(X.toarray(), axis=1))
+
+
+def test_normalised_fit_is_liblinear_on_unit_rows_of_each_weighted_matrix():
+    X, Y, W, y = _data()
+    coef, b, fitted, conv = fit("linearsvc", X, Y, 1.0, W, Protocol())
+    assert fitted.all() and conv.all()
+    got = decisions(X, coef, b, W, "l2")
+    for c in range(W.shape[0]):
+        Xc = normalize(X.toarray() * W[c])
+        svm = LinearSVC(C=1.0, dual=True, random_state=0, max_iter=10000).fit(Xc, y == c)
+        np.testing.assert_allclose(got[:, c], svm.decision_function(Xc), atol=1e-8)
+
+
+def test_normalised_protocol_ignores_the_scale_of_a_weighting():
+    X, Y, W, _ = _data(1)
+    a = decisions(X, *fit("logreg", X, Y, 1.0, W, Protocol())[:2], W, "l2")
+    b = decisions(X, *fit("logreg", X, Y, 1.0, 7.0 * W, Protocol())[:2], 7.0 * W, "l2")
+    np.testing.assert_allclose(a, b, atol=1e-7)
+
+
+def test_top1_macro_f1_is_scikit_learns():
+    rng = np.random.default_rng(3)
+    s = rng.normal(size=(50, 4))
+    y = rng.integers(0, 3, 50)  # class 3 never true, sometimes predicted
+    Y = sp.csr_matrix((np.ones(50), (np.arange(50), y)), shape=(50, 4))
+    expect = f1_score(y, s.argmax(axis=1), average="macro")
+    assert macro_f1(Y, top1(s)) == pytest.approx(expect)
+
+
+def test_tuning_uses_the_training_rows_only_and_picks_the_best_grid_value():
+    X, Y, W, _ = _data(2)
+    p = Protocol(C_grid=(0.001, 1.0, 100.0), inner_folds=3)
+    grid, scores, _ = cv_scores("linearsvc", X, Y, W, p)
+    *_, value, _ = fit_tuned("linearsvc", X, Y, W, p)
+    assert grid == (0.001, 1.0, 100.0)
+    assert value == grid[int(np.argmax(scores))]
+    # rows outside the training part cannot change the choice: the folds are of X's rows only
+    folds = inner_folds(Y, 3, 0)
+    assert sorted(np.concatenate([va for _, va in folds])) == list(range(X.shape[0]))
+    # the same folds for every weighting (they depend on the labels and the seed only)
+    assert all((a[1] == b[1]).all() for a, b in zip(folds, inner_folds(Y, 3, 0), strict=True))
+
+
+def test_naive_bayes_tunes_alpha():
+    X, Y, _, _ = _data(4)
+    p = Protocol(alpha_grid=(1e-3, 1.0, 1e3))
+    *_, value, _ = fit_tuned("mnb", X, Y, None, p)
+    assert value in (1e-3, 1.0, 1e3)
+    # a huge alpha flattens every class's term distribution: the inner CV does not pick it
+    assert value != 1e3
+
+
+def test_a_fit_stopped_at_the_cap_is_recorded_and_warned():
+    X, Y, W, _ = _data(5)
+    with pytest.warns(ConvergenceWarning, match="stopped at max_iter=1"):
+        *_, conv = fit("linearsvc", X, Y, 100.0, W, Protocol(max_iter=1))
+    assert not conv.all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        *_, conv = fit("linearsvc", X, Y, 1.0, W, Protocol())
+    assert conv.all()
+
+
+@pytest.mark.parametrize("key,value,match", [
+    ("value", np.array([-1.0]), "'value'"),
+    ("converged", np.array([1, 2, 1]), "'converged'"),
+    ("normalize", np.array([3], dtype=np.uint8), "'normalize'"),
+    ("inner_unconverged", None, "needs arrays"),
+])
+def test_a_tuned_model_file_is_checked_when_read(tmp_path, key, value, match):
+    from termweight import io
+    from termweight.errors import DataError
+    from termweight.intermediates import load
+    from termweight.steps.learn import _protocol_arrays
+
+    arrays = {"coef": np.zeros((3, 4)), "intercept": np.zeros(3), "fitted": np.ones(3, bool),
+              "converged": np.ones(3, bool), "value": np.array([1.0]),
+              "normalize": np.array([1], dtype=np.uint8), "inner_unconverged": np.array([0])}
+    if value is None:
+        arrays.pop(key)
+    else:
+        arrays[key] = value
+    path = tmp_path / "model.npz"
+    io.save_arrays(path, **arrays)
+    model, _ = load("model", path)
+    with pytest.raises(DataError, match=match) as err:
+        _protocol_arrays(path, model)
+    assert str(path) in str(err.value)

@@ -99,8 +99,6 @@ def test_the_tuned_protocol_is_recorded_per_run(project):
         t = m["tuning"][learner]
         assert sum(t["chosen"].values()) == t["fits"] == len(runs)
         assert t["unconverged_tasks"] == 0
-        # the grid is not degenerate here: more than one value wins somewhere
-        assert runs["value"].nunique() > 1 or learner == "mnb"
 
 
 def test_supervised_weights_are_per_task_and_from_training_rows(project):

@@ -1,0 +1,77 @@
+"""The benchmark's tuned protocol against the fixed one on a few datasets: wall time of
+`snakemake --cores 2 benchmark`, the train jobs' times, and what the protocol changes.
+
+    python benchmarks/bench_protocol.py [--datasets oh0] [--out benchmarks/results/protocol.json]
+
+For each mode it builds a project (the workflow and sources of this checkout, params.yaml with the
+benchmark restricted to the datasets) in a temporary directory and runs the benchmark target:
+``fixed`` drops ``benchmark.tuning`` (C = 1 relative to the data scale, NB alpha = 1, raw weights),
+``tuned`` keeps it (unit-length documents, C and alpha by inner CV). It records the wall time,
+each train job's time (from its log), the chosen values and unconverged counts
+(``reports/metrics/benchmark.json``), and per learner the spread (best minus worst weighting) of
+the first measure. Run it on an idle machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+
+def main() -> None:
+    import pandas as pd
+    import yaml
+    from workflow_utils import make_project, run
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--datasets", default="oh0", help="comma-separated benchmark dataset keys")
+    ap.add_argument("--out", default=str(REPO / "benchmarks/results/protocol.json"))
+    args = ap.parse_args()
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    base, mirror = params["benchmark"], str((REPO / params["mirror"]).resolve())
+    datasets = args.datasets.split(",")
+    result = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "datasets": datasets,
+              "load_before": os.getloadavg()[0], "cores": 2, "modes": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in ("fixed", "tuned"):
+            b = copy.deepcopy(base)
+            b["datasets"] = {d: base["datasets"][d] for d in datasets}
+            if mode == "fixed":
+                b.pop("tuning")
+                b["measures"] = ["macro_f1", "micro_f1", "accuracy"]
+            root = make_project(Path(tmp) / mode, {"benchmark": b, "mirror": mirror})
+            t0 = time.perf_counter()
+            run(["snakemake", "--cores", "2", "benchmark"], root, timeout=6 * 3600)
+            wall = time.perf_counter() - t0
+            train = {}
+            for log in sorted((root / "logs/benchmark/train").glob("*.log")):
+                m = re.search(r"done in ([\d.]+) s", log.read_text())
+                train[log.stem] = float(m.group(1)) if m else None
+            scores = pd.read_csv(root / "data/benchmark/scores.csv")
+            first = b["measures"][0]
+            s = scores[scores["measure"] == first]
+            spread = {lr: round(float(g["score"].max() - g["score"].min()), 4)
+                      for lr, g in s.groupby("learner")}
+            top = {lr: list(g.sort_values("score", ascending=False)["weighting"][:5])
+                   for lr, g in s.groupby("learner")}
+            metrics = json.loads((root / "reports/metrics/benchmark.json").read_text())
+            result["modes"][mode] = {"wall_s": round(wall, 1), "train_s": train,
+                                     "measure": first, "spread": spread, "top5": top,
+                                     "tuning": metrics.get("tuning")}
+            print(mode, result["modes"][mode]["wall_s"], "s", flush=True)
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -95,6 +95,47 @@ def test_naive_bayes_tunes_alpha():
     assert value != 1e3
 
 
+@pytest.mark.parametrize("weighted", [True, False])
+@pytest.mark.parametrize("normalize_rows", ["l2", "none"])
+def test_naive_bayes_closed_form_is_scikit_learns_multinomial_nb(weighted, normalize_rows):
+    from sklearn.naive_bayes import MultinomialNB
+
+    X, Y, W, y = _data(6)
+    W = W if weighted else None
+    coef, b, fitted, _ = fit("mnb", X, Y, 0.01, W, Protocol(normalize=normalize_rows))
+    assert fitted.all()
+    for c in range(Y.shape[1]):
+        Xc = X.toarray() * (1.0 if W is None else W[c])
+        Xc = normalize(Xc) if normalize_rows == "l2" else Xc
+        nb = MultinomialNB(alpha=0.01).fit(Xc, y == c)
+        flp, prior = nb.feature_log_prob_, nb.class_log_prior_
+        beta = flp[1] - flp[0]
+        np.testing.assert_allclose(coef[c], beta if W is None else beta * W[c], rtol=1e-10)
+        assert b[c] == pytest.approx(prior[1] - prior[0], rel=1e-12)
+
+
+def test_naive_bayes_refuses_negative_weights():
+    X, Y, W, _ = _data(6)
+    W[0, 0] = -1.0
+    with pytest.raises(ValueError, match="Negative values"):
+        fit("mnb", X, Y, 1.0, W, Protocol())
+
+
+@pytest.mark.parametrize("learner", ["linearsvc", "logreg", "mnb"])
+def test_inner_scores_are_those_of_separate_fits_on_each_fold(learner):
+    """The fold decisions (each task's unit rows built once, sliced per fold) equal a plain
+    one-vs-rest fit on the fold's training rows, predicted on its held-out rows."""
+    X, Y, W, _ = _data(7, n=90)
+    p = Protocol(C_grid=(0.1, 10.0), alpha_grid=(0.01, 1.0))
+    grid, scores, _ = cv_scores(learner, X, Y, W, p)
+    for i, value in enumerate(grid):
+        expect = 0.0
+        for tr, va in inner_folds(Y, p.inner_folds, p.seed):
+            coef, b, _, _ = fit(learner, X[tr], Y[tr], value, W, p)
+            expect += macro_f1(Y[va], top1(decisions(X[va], coef, b, W, "l2"))) / p.inner_folds
+        assert scores[i] == pytest.approx(expect, abs=1e-12)
+
+
 def test_a_fit_stopped_at_the_cap_is_recorded_and_warned():
     X, Y, W, _ = _data(5)
     with pytest.warns(ConvergenceWarning, match="stopped at max_iter=1"):

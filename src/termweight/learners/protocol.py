@@ -12,6 +12,11 @@ chosen on training rows, top-1 predictions for single-label corpora.
   the macro-F1 of the top-1 prediction, multi-label data by the macro-F1 of the per-category
   decisions ``> 0``.
 - **Convergence**: every final fit's liblinear convergence is recorded per task.
+
+Each task's unit-length rows are built once and its inner folds slice them (a row's length does
+not depend on the other rows); every grid value is fitted on those slices. Naive Bayes needs no
+fit per value: its class-conditional term totals are one sparse product per fold for all tasks,
+and each alpha is a closed-form smoothing of them.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
-from termweight.learners.linear import LEARNERS, _fit_tasks, _linear_parts
+from termweight.encoding import scale_columns
+from termweight.learners._checks import TrivialModelWarning
+from termweight.learners.linear import LEARNERS, _linear_parts
 
 #: the grid values of each learner's regularisation parameter (at least 5 over 4 decades)
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -70,12 +77,16 @@ def task_norms(X, col_weights=None) -> np.ndarray:
     return np.sqrt(np.asarray(sq @ (W * W).T))
 
 
-def unit_rows(X) -> sp.csr_matrix:
-    """Rows of ``X`` divided by their Euclidean length (empty rows stay empty)."""
+def task_rows(X, w=None, normalize: str = "l2") -> sp.csr_matrix:
+    """Task ``c``'s training matrix ``X diag(w_c)``, each row divided by its Euclidean length
+    under ``normalize="l2"`` (scikit-learn's ``normalize``; empty rows stay empty)."""
+    from sklearn.preprocessing import normalize as unit_length
+
     X = sp.csr_matrix(X, dtype=np.float64)
-    n = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    n[n == 0] = 1.0
-    return sp.csr_matrix(sp.diags(1.0 / n) @ X)
+    Xc = X if w is None else scale_columns(X, w)
+    if normalize == "l2":
+        return unit_length(Xc, norm="l2", copy=Xc is X)
+    return Xc
 
 
 def decisions(X, coef, intercept, col_weights=None, normalize: str = "none") -> np.ndarray:
@@ -102,54 +113,144 @@ def is_single_label(Y) -> bool:
     return bool((np.asarray(sp.csr_matrix(Y).sum(axis=1)).ravel() == 1).all())
 
 
+def f1_from_counts(tp, fp, fn) -> tuple[float, float]:
+    """``(macro, micro)`` F1 from per-class counts, ``F1 = 2 tp / (2 tp + fp + fn)``: the macro
+    mean over the classes with a true or a predicted document (scikit-learn's ``f1_score`` over
+    the labels present), the micro F1 of the summed counts (0 without any)."""
+    tp, fp, fn = (np.asarray(a, dtype=np.float64) for a in (tp, fp, fn))
+    present = (tp + fp + fn) > 0
+    macro = float(np.mean(2 * tp[present] / (2 * tp[present] + fp[present] + fn[present]))
+                  if present.any() else 0.0)
+    return macro, float(2 * tp.sum() / max(2 * tp.sum() + fp.sum() + fn.sum(), 1.0))
+
+
 def macro_f1(Y_true, Y_pred) -> float:
-    """Mean F1 over the classes with a true or a predicted document (scikit-learn's macro
-    average over the labels present), ``F1 = 2 tp / (2 tp + fp + fn)``."""
+    """Macro-F1 of 0/1 matrices ``(n_docs, n_classes)`` (``f1_from_counts``)."""
     T = sp.csr_matrix(Y_true, dtype=np.int64)
     P = sp.csr_matrix(Y_pred, dtype=np.int64)
     tp = np.asarray(T.multiply(P).sum(axis=0)).ravel()
     t = np.asarray(T.sum(axis=0)).ravel()
     p = np.asarray(P.sum(axis=0)).ravel()
-    present = (t + p) > 0
-    if not present.any():
-        return 0.0
-    return float(np.mean(2 * tp[present] / (t[present] + p[present])))
+    return f1_from_counts(tp, p - tp, t - tp)[0]
 
 
-def _binary(learner: str, value: float, max_iter: int, random_state: int = 0):
-    if learner == "mnb":
-        from sklearn.naive_bayes import MultinomialNB
+def _fit_binary(learner: str, value: float, X, y, max_iter: int):
+    """``(beta, b, converged)`` of one binary liblinear model with C ``value``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = LEARNERS[learner](value, 0, max_iter).fit(X, y)
+    for w in caught:
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn(w.message, w.category, stacklevel=3)
+    beta, b = _linear_parts(model)
+    return beta, b, not any(issubclass(w.category, ConvergenceWarning) for w in caught)
 
-        return MultinomialNB(alpha=value)
-    return LEARNERS[learner](value, random_state, max_iter)
+
+def _labels(Y) -> np.ndarray:
+    """``Y`` as a dense boolean ``(n_docs, n_tasks)`` array."""
+    return sp.csr_matrix(Y).toarray() > 0
+
+
+def _fittable(y) -> bool:
+    """A task is fitted when its training rows hold a positive and a negative."""
+    return bool(y.any() and not y.all())
+
+
+def _inverse_norms(X, col_weights, normalize: str) -> np.ndarray:
+    """``1 / task_norms`` (0 for an empty row), or ones ``(n_docs, 1)`` without normalisation."""
+    if normalize != "l2":
+        return np.ones((X.shape[0], 1))
+    n = task_norms(X, col_weights)
+    return np.divide(1.0, n, out=np.zeros_like(n), where=n > 0)
+
+
+def _nb_totals(X, L, col_weights, normalize: str):
+    """Class-conditional term totals of every task's unit rows: ``(pos, neg)``, each
+    ``(n_tasks, n_terms)``; ``pos_c = w_c (.) sum_{i: y_ic} x_i / ||x_i (.) w_c||``."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    if X.nnz and X.data.min() < 0 or col_weights is not None and np.min(col_weights) < 0:
+        raise ValueError("Negative values in data passed to MultinomialNB (input X)")
+    R = _inverse_norms(X, col_weights, normalize)
+    R = np.broadcast_to(R, L.shape)
+    pos = np.asarray((X.T @ (R * L)).T)
+    neg = np.asarray((X.T @ (R * ~L)).T)
+    if col_weights is not None:
+        W = np.atleast_2d(np.asarray(col_weights, dtype=np.float64))
+        pos, neg = pos * W, neg * W
+    return pos, neg
+
+
+def _nb_model(pos, neg, n_pos, n_neg, alpha: float):
+    """Binary multinomial NB per task as ``(coef, intercept)``: ``coef = log theta_pos - log
+    theta_neg`` with ``theta = (F + alpha) / sum(F + alpha)`` and ``intercept = log n_pos -
+    log n_neg`` (scikit-learn's MultinomialNB, fit_prior=True)."""
+    sp_, sn = pos + alpha, neg + alpha
+    coef = (np.log(sp_) - np.log(sp_.sum(axis=1, keepdims=True))
+            - (np.log(sn) - np.log(sn.sum(axis=1, keepdims=True))))
+    return coef, np.log(n_pos) - np.log(n_neg)
+
+
+def _nb_fit(X, L, values, col_weights, normalize: str):
+    """For each alpha in ``values``: ``(coef, intercept)`` with the coefficients on the RAW
+    columns (``w_c * beta_c``, as every stored model), unfitted tasks ``(0, -1)``."""
+    pos, neg = _nb_totals(X, L, col_weights, normalize)
+    n_pos = L.sum(axis=0).astype(np.float64)
+    n_neg = L.shape[0] - n_pos
+    ok = (n_pos > 0) & (n_neg > 0)
+    out = []
+    for alpha in values:
+        coef = np.zeros(pos.shape)
+        intercept = np.full(pos.shape[0], -1.0)
+        if ok.any():
+            c, b = _nb_model(pos[ok], neg[ok], n_pos[ok], n_neg[ok], alpha)
+            if col_weights is not None:
+                c = c * np.atleast_2d(np.asarray(col_weights, dtype=np.float64))[ok]
+            coef[ok], intercept[ok] = c, b
+        out.append((coef, intercept))
+    return out, ok
+
+
+def _decide(X, coef, intercept, R) -> np.ndarray:
+    """Margins from raw-column coefficients and the rows' inverse task norms ``R``."""
+    return np.asarray(X @ coef.T) * R + intercept[None, :]
 
 
 def fit(learner: str, X, Y, value: float, col_weights=None, protocol: Protocol = Protocol()):
     """One-vs-rest fit of ``learner`` with C (or alpha) ``value`` under ``protocol``'s
     normalisation: ``(coef, intercept, fitted, converged)``, as
-    ``termweight.learners.linear.fit_learner`` plus a per-task flag ``converged`` (False where
-    liblinear stopped at the cap; True for skipped tasks and naive Bayes)."""
-    flags: list[bool] = []
-
-    def fit_one(Xc, y):
-        if protocol.normalize == "l2":
-            Xc = unit_rows(Xc)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            model = _binary(learner, value, protocol.max_iter).fit(Xc, y)
-        flags.append(not any(issubclass(w.category, ConvergenceWarning) for w in caught))
-        for w in caught:
-            if not issubclass(w.category, ConvergenceWarning):
-                warnings.warn(w.message, w.category, stacklevel=2)
-        return _linear_parts(model)
-
-    coef, intercept, fitted = _fit_tasks(X, Y, fit_one, col_weights)
-    converged = np.ones(fitted.size, dtype=bool)
-    converged[np.flatnonzero(fitted)] = flags
+    ``termweight.learners.linear.fit_learner`` (coefficients on the raw columns, ``w_c *
+    beta_c``; tasks without a training positive or negative skipped with intercept -1) plus a
+    per-task flag ``converged`` (False where liblinear stopped at the cap; True for skipped tasks
+    and naive Bayes)."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    L = _labels(Y)
+    n_tasks = L.shape[1]
+    converged = np.ones(n_tasks, dtype=bool)
+    if learner == "mnb":
+        [(coef, intercept)], fitted = _nb_fit(X, L, [value], col_weights, protocol.normalize)
+        return coef, intercept, fitted, converged
+    coef = np.zeros((n_tasks, X.shape[1]))
+    intercept = np.full(n_tasks, -1.0)
+    fitted = np.zeros(n_tasks, dtype=bool)
+    shared = task_rows(X, None, protocol.normalize) if col_weights is None else None
+    zero = []
+    for c in range(n_tasks):
+        if not _fittable(L[:, c]):
+            continue
+        w = None if col_weights is None else np.asarray(col_weights)[c]
+        Xc = shared if w is None else task_rows(X, w, protocol.normalize)
+        beta, b, converged[c] = _fit_binary(learner, value, Xc, L[:, c], protocol.max_iter)
+        if not np.any(beta):
+            zero.append(c)
+        coef[c] = beta if w is None else beta * w
+        intercept[c], fitted[c] = b, True
     if not converged.all():
         warnings.warn(f"one-vs-rest {learner}: {int((~converged).sum())} of {int(fitted.sum())} "
                       f"fitted tasks stopped at max_iter={protocol.max_iter} (C or alpha "
                       f"{value:g})", ConvergenceWarning, stacklevel=2)
+    if zero:
+        warnings.warn(f"one-vs-rest {learner}: {len(zero)} of {int(fitted.sum())} fitted tasks "
+                      f"have all weights zero (C {value:g})", TrivialModelWarning, stacklevel=2)
     return coef, intercept, fitted, converged
 
 
@@ -167,27 +268,57 @@ def inner_folds(Y, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     return list(cv.split(np.zeros(first.size)))
 
 
+def _fold_decisions(learner: str, X, L, col_weights, protocol: Protocol, grid, folds):
+    """Validation margins ``D[f][i]`` ``(len(va), n_tasks)`` of every fold ``f`` and grid value
+    ``i``, and the number of inner fits stopped at the cap. Each task's unit rows are built once
+    and sliced per fold; a task without a positive or a negative in a fold's training part
+    decides -1 there."""
+    n_tasks = L.shape[1]
+    D = [[np.full((va.size, n_tasks), -1.0) for _ in grid] for _, va in folds]
+    unconverged = 0
+    if learner == "mnb":
+        for f, (tr, va) in enumerate(folds):
+            models, _ = _nb_fit(X[tr], L[tr], grid, col_weights, protocol.normalize)
+            R = np.broadcast_to(_inverse_norms(X[va], col_weights, protocol.normalize),
+                                (va.size, n_tasks))
+            for i, (coef, intercept) in enumerate(models):
+                D[f][i] = _decide(X[va], coef, intercept, R)
+        return D, 0
+    shared, shared_parts = None, {}
+    if col_weights is None:
+        shared = task_rows(X, None, protocol.normalize)
+        shared_parts = {f: (shared[tr], shared[va]) for f, (tr, va) in enumerate(folds)}
+    for c in range(n_tasks):
+        Xc = shared if col_weights is None else task_rows(X, np.asarray(col_weights)[c],
+                                                           protocol.normalize)
+        for f, (tr, va) in enumerate(folds):
+            y = L[tr, c]
+            if not _fittable(y):
+                continue
+            Xtr, Xva = shared_parts[f] if col_weights is None else (Xc[tr], Xc[va])
+            for i, value in enumerate(grid):
+                beta, b, ok = _fit_binary(learner, value, Xtr, y, protocol.max_iter)
+                unconverged += not ok
+                D[f][i][:, c] = Xva @ beta + b
+    return D, unconverged
+
+
 def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol()):
     """Inner cross-validated score of every grid value: ``(grid, scores, n_unconverged)``.
 
     The score is the mean over the folds of ``macro_f1`` of the top-1 predictions (single-label
     ``Y``) or of the per-category decisions ``> 0`` (multi-label)."""
     X = sp.csr_matrix(X, dtype=np.float64)
-    Y = sp.csr_matrix(Y)
-    single = is_single_label(Y)
+    L = _labels(Y)
+    single = bool((L.sum(axis=1) == 1).all())
     grid = protocol.grid(learner)
     folds = inner_folds(Y, protocol.inner_folds, protocol.seed)
+    D, unconverged = _fold_decisions(learner, X, L, col_weights, protocol, grid, folds)
     scores = np.zeros(len(grid))
-    unconverged = 0
-    for tr, va in folds:
-        for i, value in enumerate(grid):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # counted below; one-class inner tasks skip
-                coef, b, _, conv = fit(learner, X[tr], Y[tr], value, col_weights, protocol)
-            unconverged += int((~conv).sum())
-            s = decisions(X[va], coef, b, col_weights, protocol.normalize)
-            pred = top1(s) if single else (s > 0).astype(np.uint8)
-            scores[i] += macro_f1(Y[va], pred) / len(folds)
+    for f, (_, va) in enumerate(folds):
+        for i in range(len(grid)):
+            pred = top1(D[f][i]) if single else (D[f][i] > 0).astype(np.uint8)
+            scores[i] += macro_f1(L[va], pred) / len(folds)
     return grid, scores, unconverged
 
 

@@ -78,6 +78,10 @@ def _train_tuned(args, learner, protocol, name, e, enc, t0) -> None:
              int((~converged.astype(bool)).sum()), inner, time.perf_counter() - t0)
 
 
+#: the tuned protocol's arrays of a model file (``_train_tuned``)
+PROTOCOL_KEYS = ("converged", "value", "normalize", "inner_unconverged")
+
+
 def _protocol_arrays(path, model) -> dict:
     """The tuned protocol's extra arrays of a model file, checked (empty for a fixed-C model)."""
     from termweight.errors import DataError
@@ -85,8 +89,7 @@ def _protocol_arrays(path, model) -> dict:
     if "normalize" not in model:
         return {}
     n = model["intercept"].shape[0]
-    extra = {k: np.asarray(model[k]) for k in ("converged", "value", "normalize",
-                                                "inner_unconverged") if k in model}
+    extra = {k: np.asarray(model[k]) for k in PROTOCOL_KEYS if k in model}
     if len(extra) != 4:
         raise DataError(path, "a tuned model needs arrays converged, value, normalize and "
                               "inner_unconverged")
@@ -100,6 +103,19 @@ def _protocol_arrays(path, model) -> dict:
     if extra["inner_unconverged"].shape != (1,) or extra["inner_unconverged"][0] < 0:
         raise DataError(path, "array 'inner_unconverged': must be one count >= 0")
     return extra
+
+
+def _flag_keys(path) -> tuple[str, ...]:
+    """What evaluate reads of a model file: ``fitted`` and the tuned protocol's arrays that it
+    holds, not the coefficients (an unreadable file is reported by ``load``)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = {n.removesuffix(".npy") for n in z.namelist()}
+    except (OSError, zipfile.BadZipFile):
+        names = set()
+    return ("fitted", *(k for k in PROTOCOL_KEYS if k in names))
 
 
 def cmd_predict(args) -> None:
@@ -140,7 +156,7 @@ def cmd_evaluate(args) -> None:
                        keys=("predicted", "scores") if doc_accuracy else ("predicted",),
                        n_test=enc["Y_test"].shape[0], **dims)
         model_path = common.fmt(args.model, split=name, encoding=e)
-        model, _ = load("model", model_path, keys=None if doc_accuracy else ("fitted",), **dims)
+        model, _ = load("model", model_path, keys=_flag_keys(model_path), **dims)
         counts = confusion_counts(enc["Y_test"], pred["predicted"])
         frame = per_task_metrics(counts)
         frame.insert(0, "task", classes)

@@ -57,15 +57,13 @@ def _benchmark_columns(path, frame) -> dict:
     ``value`` (the chosen C or alpha), ``unconverged`` (fitted tasks stopped at the cap) and
     ``inner_unconverged``."""
     from termweight.intermediates import check_table
+    from termweight.learners.protocol import f1_from_counts
 
     out = {"accuracy": float(frame["doc_accuracy"].iloc[0])}
     if "top1_tp" in frame.columns:
         check_table(path, frame, counts=("top1_tp", "top1_fp", "top1_fn"))
-        tp, fp, fn = (frame[f"top1_{c}"].to_numpy(dtype=float) for c in ("tp", "fp", "fn"))
-        present = (tp + fp + fn) > 0
-        f1 = 2 * tp[present] / (2 * tp[present] + fp[present] + fn[present])
-        out["top1_macro_f1"] = float(f1.mean()) if present.any() else 0.0
-        out["top1_micro_f1"] = float(2 * tp.sum() / max(2 * tp.sum() + fp.sum() + fn.sum(), 1))
+        out["top1_macro_f1"], out["top1_micro_f1"] = f1_from_counts(
+            *(frame[f"top1_{c}"].to_numpy() for c in ("tp", "fp", "fn")))
         out["single_label"] = bool(frame["single_label"].iloc[0])
     if "converged" in frame.columns:
         ok = frame["status"] == "ok"

@@ -1,7 +1,8 @@
 """The benchmark's tuned protocol against the fixed one on a few datasets: wall time of
 `snakemake --cores 2 benchmark`, the train jobs' times, and what the protocol changes.
 
-    python benchmarks/bench_protocol.py [--datasets oh0] [--out benchmarks/results/protocol.json]
+    python benchmarks/bench_protocol.py [--datasets oh0] [--modes fixed,tuned]
+                                        [--out benchmarks/results/protocol.json]
 
 For each mode it builds a project (the workflow and sources of this checkout, params.yaml with the
 benchmark restricted to the datasets) in a temporary directory and runs the benchmark target:
@@ -36,15 +37,22 @@ def main() -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", default="oh0", help="comma-separated benchmark dataset keys")
+    ap.add_argument("--modes", default="fixed,tuned",
+                    help="comma-separated: fixed and/or tuned; a mode not run keeps its entry of "
+                         "an existing --out file")
     ap.add_argument("--out", default=str(REPO / "benchmarks/results/protocol.json"))
     args = ap.parse_args()
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     base, mirror = params["benchmark"], str((REPO / params["mirror"]).resolve())
     datasets = args.datasets.split(",")
+    out = Path(args.out)
+    kept = json.loads(out.read_text()) if out.exists() else {}
+    if kept.get("datasets") != datasets:
+        kept = {}
     result = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "datasets": datasets,
-              "load_before": os.getloadavg()[0], "cores": 2, "modes": {}}
+              "load_before": os.getloadavg()[0], "cores": 2, "modes": kept.get("modes", {})}
     with tempfile.TemporaryDirectory() as tmp:
-        for mode in ("fixed", "tuned"):
+        for mode in args.modes.split(","):
             b = copy.deepcopy(base)
             b["datasets"] = {d: base["datasets"][d] for d in datasets}
             if mode == "fixed":
@@ -66,11 +74,12 @@ def main() -> None:
             top = {lr: list(g.sort_values("score", ascending=False)["weighting"][:5])
                    for lr, g in s.groupby("learner")}
             metrics = json.loads((root / "reports/metrics/benchmark.json").read_text())
-            result["modes"][mode] = {"wall_s": round(wall, 1), "train_s": train,
+            result["modes"][mode] = {"date": result["date"], "load_before": result["load_before"],
+                                     "wall_s": round(wall, 1), "train_s": train,
                                      "measure": first, "spread": spread, "top5": top,
                                      "tuning": metrics.get("tuning")}
             print(mode, result["modes"][mode]["wall_s"], "s", flush=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    out.write_text(json.dumps(result, indent=1) + "\n")
 
 
 if __name__ == "__main__":

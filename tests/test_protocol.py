@@ -172,3 +172,21 @@ def test_a_tuned_model_file_is_checked_when_read(tmp_path, key, value, match):
     with pytest.raises(DataError, match=match) as err:
         _protocol_arrays(path, model)
     assert str(path) in str(err.value)
+
+
+def test_evaluate_reads_the_flags_of_a_tuned_model_without_its_coefficients(tmp_path):
+    from termweight import io
+    from termweight.intermediates import load
+    from termweight.steps.learn import _flag_keys, _protocol_arrays
+
+    path = tmp_path / "model.npz"
+    io.save_arrays(path, coef=np.zeros((3, 4)), intercept=np.zeros(3), fitted=np.ones(3, bool),
+                   converged=np.array([1, 0, 1], bool), value=np.array([10.0]),
+                   normalize=np.array([1], dtype=np.uint8), inner_unconverged=np.array([2]))
+    keys = _flag_keys(path)
+    assert "coef" not in keys and "intercept" not in keys
+    model, _ = load("model", path, keys=keys, n_classes=3)
+    extra = _protocol_arrays(path, model)
+    assert extra["converged"].tolist() == [1, 0, 1] and extra["value"][0] == 10.0
+    io.save_arrays(path, coef=np.zeros((3, 4)), intercept=np.zeros(3), fitted=np.ones(3, bool))
+    assert _flag_keys(path) == ("fitted",)  # a fixed-C model: fitted only

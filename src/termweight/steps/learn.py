@@ -88,7 +88,7 @@ def _protocol_arrays(path, model) -> dict:
 
     if "normalize" not in model:
         return {}
-    n = model["intercept"].shape[0]
+    n = model["fitted"].shape[0]
     extra = {k: np.asarray(model[k]) for k in PROTOCOL_KEYS if k in model}
     if len(extra) != 4:
         raise DataError(path, "a tuned model needs arrays converged, value, normalize and "

@@ -38,8 +38,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", default="oh0", help="comma-separated benchmark dataset keys")
     ap.add_argument("--modes", default="fixed,tuned",
-                    help="comma-separated: fixed and/or tuned; a mode not run keeps its entry of "
-                         "an existing --out file")
+                    help="comma-separated: fixed, tuned, tuned_raw (tuned without unit-length "
+                         "rows); a mode not run keeps its entry of an existing --out file")
     ap.add_argument("--out", default=str(REPO / "benchmarks/results/protocol.json"))
     args = ap.parse_args()
     params = yaml.safe_load((REPO / "params.yaml").read_text())
@@ -55,9 +55,12 @@ def main() -> None:
         for mode in args.modes.split(","):
             b = copy.deepcopy(base)
             b["datasets"] = {d: base["datasets"][d] for d in datasets}
+            b.pop("external", None)
             if mode == "fixed":
                 b.pop("tuning")
                 b["measures"] = ["macro_f1", "micro_f1", "accuracy"]
+            elif mode == "tuned_raw":  # the sensitivity study: tuned, without unit-length rows
+                b["tuning"] = {**b["tuning"], "normalize": "none"}
             root = make_project(Path(tmp) / mode, {"benchmark": b, "mirror": mirror})
             t0 = time.perf_counter()
             run(["snakemake", "--cores", "2", "benchmark"], root, timeout=6 * 3600)
@@ -73,10 +76,12 @@ def main() -> None:
                       for lr, g in s.groupby("learner")}
             top = {lr: list(g.sort_values("score", ascending=False)["weighting"][:5])
                    for lr, g in s.groupby("learner")}
+            per_dataset = pd.read_csv(root / "reports/tables/benchmark_datasets.csv")
             metrics = json.loads((root / "reports/metrics/benchmark.json").read_text())
             result["modes"][mode] = {"date": result["date"], "load_before": result["load_before"],
                                      "wall_s": round(wall, 1), "train_s": train,
                                      "measure": first, "spread": spread, "top5": top,
+                                     "per_dataset": per_dataset.to_dict(orient="records"),
                                      "tuning": metrics.get("tuning")}
             print(mode, result["modes"][mode]["wall_s"], "s", flush=True)
     out.write_text(json.dumps(result, indent=1) + "\n")

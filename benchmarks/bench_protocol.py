@@ -84,7 +84,7 @@ def main() -> None:
                                      "per_dataset": per_dataset.to_dict(orient="records"),
                                      "tuning": metrics.get("tuning")}
             print(mode, result["modes"][mode]["wall_s"], "s", flush=True)
-    out.write_text(json.dumps(result, indent=1) + "\n")
+            out.write_text(json.dumps(result, indent=1) + "\n")  # after each mode
 
 
 if __name__ == "__main__":

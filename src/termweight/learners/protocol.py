@@ -29,8 +29,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 
 from termweight.encoding import scale_columns
-from termweight.learners._checks import TrivialModelWarning
-from termweight.learners.linear import LEARNERS, _linear_parts
+from termweight.learners.linear import LEARNERS, _fit_tasks, _linear_parts
 
 #: the grid values of each learner's regularisation parameter (at least 5 over 4 decades)
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
@@ -222,35 +221,26 @@ def fit(learner: str, X, Y, value: float, col_weights=None, protocol: Protocol =
     beta_c``; tasks without a training positive or negative skipped with intercept -1) plus a
     per-task flag ``converged`` (False where liblinear stopped at the cap; True for skipped tasks
     and naive Bayes)."""
-    X = sp.csr_matrix(X, dtype=np.float64)
-    L = _labels(Y)
-    n_tasks = L.shape[1]
-    converged = np.ones(n_tasks, dtype=bool)
     if learner == "mnb":
-        [(coef, intercept)], fitted = _nb_fit(X, L, [value], col_weights, protocol.normalize)
-        return coef, intercept, fitted, converged
-    coef = np.zeros((n_tasks, X.shape[1]))
-    intercept = np.full(n_tasks, -1.0)
-    fitted = np.zeros(n_tasks, dtype=bool)
-    shared = task_rows(X, None, protocol.normalize) if col_weights is None else None
-    zero = []
-    for c in range(n_tasks):
-        if not _fittable(L[:, c]):
-            continue
-        w = None if col_weights is None else np.asarray(col_weights)[c]
-        Xc = shared if w is None else task_rows(X, w, protocol.normalize)
-        beta, b, converged[c] = _fit_binary(learner, value, Xc, L[:, c], protocol.max_iter)
-        if not np.any(beta):
-            zero.append(c)
-        coef[c] = beta if w is None else beta * w
-        intercept[c], fitted[c] = b, True
+        L = _labels(Y)
+        [(coef, intercept)], fitted = _nb_fit(sp.csr_matrix(X, dtype=np.float64), L, [value],
+                                              col_weights, protocol.normalize)
+        return coef, intercept, fitted, np.ones(L.shape[1], dtype=bool)
+    flags: list[bool] = []
+
+    def fit_one(Xc, y):  # Xc: X diag(w_c), made unit-length here
+        beta, b, ok = _fit_binary(learner, value, task_rows(Xc, None, protocol.normalize), y,
+                                  protocol.max_iter)
+        flags.append(ok)
+        return beta, b
+
+    coef, intercept, fitted = _fit_tasks(X, Y, fit_one, col_weights)
+    converged = np.ones(fitted.size, dtype=bool)
+    converged[np.flatnonzero(fitted)] = flags
     if not converged.all():
         warnings.warn(f"one-vs-rest {learner}: {int((~converged).sum())} of {int(fitted.sum())} "
                       f"fitted tasks stopped at max_iter={protocol.max_iter} (C or alpha "
                       f"{value:g})", ConvergenceWarning, stacklevel=2)
-    if zero:
-        warnings.warn(f"one-vs-rest {learner}: {len(zero)} of {int(fitted.sum())} fitted tasks "
-                      f"have all weights zero (C {value:g})", TrivialModelWarning, stacklevel=2)
     return coef, intercept, fitted, converged
 
 
@@ -310,7 +300,7 @@ def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protoco
     ``Y``) or of the per-category decisions ``> 0`` (multi-label)."""
     X = sp.csr_matrix(X, dtype=np.float64)
     L = _labels(Y)
-    single = bool((L.sum(axis=1) == 1).all())
+    single = is_single_label(L)
     grid = protocol.grid(learner)
     folds = inner_folds(Y, protocol.inner_folds, protocol.seed)
     D, unconverged = _fold_decisions(learner, X, L, col_weights, protocol, grid, folds)

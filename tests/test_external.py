@@ -34,7 +34,7 @@ def test_documents_come_in_fetch_20newsgroups_order(four_groups):
     ``RandomState(42)`` permutation; ours is the same documents in the same order."""
     from sklearn.datasets import load_files
 
-    ours = external.newsgroups(four_groups, external.GALLERY_GROUPS)
+    ours = external.newsgroups(external.postings(four_groups), external.GALLERY_GROUPS)
     for subset in ("train", "test"):
         theirs = load_files(four_groups / "20news-bydate" / f"20news-bydate-{subset}",
                             categories=list(external.GALLERY_GROUPS), encoding="latin1",
@@ -48,7 +48,7 @@ def test_documents_come_in_fetch_20newsgroups_order(four_groups):
 def test_the_scikit_learn_gallery_is_reproduced(four_groups):
     """The example's LinearSVC and naive Bayes rows, as printed in its 0.21 output."""
     published = json.loads(external.PUBLISHED.read_text())
-    runs = external.gallery(four_groups)
+    runs = external.gallery(external.postings(four_groups))
     rows = {r["run"]: r for r in external.compare(
         {**published, "rows": [r for r in published["rows"] if r["run"] in runs]}, runs)}
     assert runs["gallery_linearsvc"]["facts"]["features"] == 33809

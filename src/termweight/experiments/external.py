@@ -41,12 +41,16 @@ PUBLISHED_SIZES = {"gallery": (2034, 1353), "tutorial": (2257, 1502), "news20": 
                    "r8": (5485, 2189)}
 
 
-def newsgroups(raw_dir, groups=None) -> dict:
-    """Whole postings of 20 Newsgroups bydate (``headers="all"``) in ``fetch_20newsgroups``'s
-    order with ``shuffle=True, random_state=42``: ``{subset: (texts, labels)}``."""
+def postings(raw_dir):
+    """Whole postings of 20 Newsgroups bydate (``headers="all"``), parsed once for every run."""
     from termweight.datasets.newsgroups import parse_20news
 
-    docs = parse_20news(Path(raw_dir), {"headers": "all"})
+    return parse_20news(Path(raw_dir), {"headers": "all"})
+
+
+def newsgroups(docs, groups=None) -> dict:
+    """``postings``'s documents of ``groups`` (None: all) in ``fetch_20newsgroups``'s order with
+    ``shuffle=True, random_state=42``: ``{subset: (texts, labels)}``."""
     out = {}
     for subset in ("train", "test"):
         rows = sorted((lab[0], did.rsplit("/", 1)[1], text)
@@ -81,9 +85,9 @@ def _fit_predict(model, Xtr, ytr, Xte) -> tuple[np.ndarray, int]:
     return pred, sum(issubclass(w.category, ConvergenceWarning) for w in caught)
 
 
-def _sklearn_runs(data: dict, vectorizer, learners: dict, fit_on_test: bool = False) -> tuple:
-    """Fit ``vectorizer`` (on train, or on train and test), then each learner: ``(results,
-    facts)``."""
+def _sklearn_runs(data: dict, vectorizer, learners: dict, fit_on_test: bool = False) -> dict:
+    """Fit ``vectorizer`` (on train, or on train and test), then each learner: ``{name:
+    {"measures", "facts"}}``."""
     (Xtr_text, ytr), (Xte_text, yte) = data["train"], data["test"]
     if fit_on_test:
         vectorizer.fit(Xtr_text + Xte_text)
@@ -98,7 +102,7 @@ def _sklearn_runs(data: dict, vectorizer, learners: dict, fit_on_test: bool = Fa
     return out
 
 
-def gallery(raw_dir) -> dict:
+def gallery(docs) -> dict:
     """scikit-learn's example 'Classification of text documents using sparse features' (0.21):
     four groups, sublinear tf-idf without English stop words, terms in at most half the
     documents; ``{run: {"measures", "facts"}}``."""
@@ -108,14 +112,14 @@ def gallery(raw_dir) -> dict:
     from sklearn.svm import LinearSVC
 
     return _setting(_sklearn_runs(
-        newsgroups(raw_dir, GALLERY_GROUPS),
+        newsgroups(docs, GALLERY_GROUPS),
         TfidfVectorizer(sublinear_tf=True, max_df=0.5, stop_words="english"),
         {"gallery_linearsvc": LinearSVC(dual=False, tol=1e-3),
          "gallery_mnb": MultinomialNB(alpha=0.01), "gallery_cnb": ComplementNB(alpha=0.1),
          "gallery_centroid": NearestCentroid()}), "gallery")
 
 
-def tutorial(raw_dir) -> dict:
+def tutorial(docs) -> dict:
     """scikit-learn's tutorial 'Working With Text Data': four groups, raw tf-idf, naive Bayes
     and five epochs of SGD."""
     from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
@@ -124,13 +128,13 @@ def tutorial(raw_dir) -> dict:
     from sklearn.pipeline import make_pipeline
 
     return _setting(_sklearn_runs(
-        newsgroups(raw_dir, TUTORIAL_GROUPS), make_pipeline(CountVectorizer(), TfidfTransformer()),
+        newsgroups(docs, TUTORIAL_GROUPS), make_pipeline(CountVectorizer(), TfidfTransformer()),
         {"tutorial_mnb": MultinomialNB(),
          "tutorial_sgd": SGDClassifier(loss="hinge", penalty="l2", alpha=1e-3, random_state=42,
                                        max_iter=5, tol=None)}), "tutorial")
 
 
-def news20(raw_dir) -> dict:
+def news20(docs) -> dict:
     """All 20 groups: Text GCN's TF-IDF + logistic regression (vectorizer fitted on train and
     test, liblinear one-vs-rest as scikit-learn 0.20 defaulted) and tf-idf + LinearSVC."""
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -138,7 +142,7 @@ def news20(raw_dir) -> dict:
     from sklearn.multiclass import OneVsRestClassifier
     from sklearn.svm import LinearSVC
 
-    news = newsgroups(raw_dir)
+    news = newsgroups(docs)
     lr = OneVsRestClassifier(LogisticRegression(solver="liblinear", C=1.0, random_state=1))
     return _setting({**_sklearn_runs(news, TfidfVectorizer(), {"textgcn_lr": lr},
                                      fit_on_test=True),
@@ -273,8 +277,8 @@ def cmd_external_compare(args) -> None:
         published = json.loads(Path(args.published).read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise DataError(args.published, f"cannot read the published numbers: {exc}") from None
-    raw = args.raw_20news
-    results = {**gallery(raw), **tutorial(raw), **news20(raw), **run_r8(args.corpus_r8)}
+    docs = postings(args.raw_20news)
+    results = {**gallery(docs), **tutorial(docs), **news20(docs), **run_r8(args.corpus_r8)}
     missing = sorted({r["run"] for r in published["rows"]} - set(results))
     if missing:
         raise DataError(args.published, f"row run {missing[0]!r} is not a run of this module")

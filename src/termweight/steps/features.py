@@ -61,13 +61,37 @@ def cmd_score(args) -> None:
     common.prune(args, args.out)
 
 
+def encode_split(X, Y, split, scores, encoding: str, learned_options=None) -> dict:
+    """One split's encoded arrays: ``X_train``, ``X_test``, ``Y_train``, ``Y_test`` and, for a
+    supervised weighting, ``col_weights`` (one row per task), all from the training rows only.
+
+    ``X``: the corpus counts over the split's kept terms; ``scores``: the metrics of the split's
+    training statistics (idf for the idf bases; the weighting's own metric, or what a learned
+    weighting needs); ``learned_options``: the options of a learned weighting (mix-ch)."""
+    from termweight.encoding import IDF_BASES, encode
+    from termweight.scoring import as_scaling_weights
+    from termweight.weighting import LEARNED, encoding_parts, learned_weights
+
+    base, metric = encoding_parts(encoding)
+    idf = scores["idf"][0] if base in IDF_BASES else None
+    # BM25: the mean length of the TRAINING documents (over the kept terms)
+    avgdl = float(X[split.train].sum()) / max(split.train.size, 1) if base == "bm25tf" else None
+    X_train = encode(X[split.train], base, idf, avgdl=avgdl)
+    extra = {}
+    if metric in LEARNED:
+        extra["col_weights"] = learned_weights(metric, X_train, Y[split.train], scores,
+                                               learned_options)
+    elif metric is not None:
+        extra["col_weights"] = as_scaling_weights(scores[metric])
+    return {"X_train": X_train, "X_test": encode(X[split.test], base, idf, avgdl=avgdl),
+            "Y_train": Y[split.train], "Y_test": Y[split.test], **extra}
+
+
 def cmd_encode(args) -> None:
     from termweight.corpus import Corpus
-    from termweight.encoding import IDF_BASES, encode
     from termweight.intermediates import load
-    from termweight.scoring import as_scaling_weights
     from termweight.splits import Split
-    from termweight.weighting import LEARNED, encoding_parts, learned_weights
+    from termweight.weighting import LEARNED, encoding_parts
 
     corpus = Corpus.load(args.corpus)
     encodings = common.encodings(args)
@@ -82,22 +106,8 @@ def cmd_encode(args) -> None:
                          n_classes=corpus.Y.shape[1], n_terms=columns.size)
         X = corpus.X[:, columns]
         for encoding in encodings:
-            base, metric = encoding_parts(encoding)
-            idf = scores["idf"][0] if base in IDF_BASES else None
-            # BM25: the mean length of the TRAINING documents (over the kept terms)
-            avgdl = float(X[split.train].sum()) / max(split.train.size, 1) if base == "bm25tf" \
-                else None
-            X_train = encode(X[split.train], base, idf, avgdl=avgdl)
-            extra = {}
-            if metric in LEARNED:
-                extra["col_weights"] = learned_weights(metric, X_train, corpus.Y[split.train],
-                                                       scores, learned_options)
-            elif metric is not None:
-                extra["col_weights"] = as_scaling_weights(scores[metric])
             io.save_arrays(common.fmt(args.out, split=name, encoding=encoding),
-                           X_train=X_train,
-                           X_test=encode(X[split.test], base, idf, avgdl=avgdl),
-                           Y_train=corpus.Y[split.train], Y_test=corpus.Y[split.test], **extra)
+                           **encode_split(X, corpus.Y, split, scores, encoding, learned_options))
             log.info("split %s: encoded %s (%d features)", name, encoding, columns.size)
 
     common.for_each(args, one, common.names(args))

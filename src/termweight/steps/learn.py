@@ -16,8 +16,6 @@ log = logging.getLogger("termweight")
 
 
 def cmd_train(args) -> None:
-    from termweight.learners.linear import fit_learner, fit_one_vs_rest
-
     # C (and the benchmark's relative_C, max_iter) reach the learner through params.yaml only;
     # without --params (a step run by hand), the one default
     exp = common.experiment(args)[1] if args.params else {}
@@ -32,19 +30,9 @@ def cmd_train(args) -> None:
         name, e = job
         enc, _ = load("encoded", common.fmt(args.encoded, split=name, encoding=e))
         t0 = time.perf_counter()
-        if protocol is not None:  # the benchmark's tuned protocol (benchmark.tuning)
-            _train_tuned(args, learner, protocol, name, e, enc, t0)
-            return
-        if learner is None:  # the generic steps' LinearSVC
-            coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
-                                                      col_weights=enc.get("col_weights"))
-        else:
-            coef, intercept, fitted = fit_learner(learner, enc["X_train"], enc["Y_train"], C=C,
-                                                  col_weights=enc.get("col_weights"), **fit)
-        io.save_arrays(common.fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
-                       fitted=fitted)
-        log.info("split %s, %s: %d/%d tasks fitted in %.2f s", name, e, int(fitted.sum()),
-                 fitted.size, time.perf_counter() - t0)
+        model = fit_model(learner, enc, protocol, C, fit)
+        io.save_arrays(common.fmt(args.out, split=name, encoding=e), **model)
+        _log_fit(name, e, learner, protocol, model, time.perf_counter() - t0)
 
     common.for_each(args, one, common.jobs(args))
     common.prune(args, args.out)
@@ -60,22 +48,47 @@ def _protocol(args):
                                 seed=int(params.get("seed", 0)))
 
 
-def _train_tuned(args, learner, protocol, name, e, enc, t0) -> None:
-    """C (alpha) by inner cross-validation on the training rows, then the refit; the model file
-    also holds ``converged`` (per task), ``value`` (the chosen C or alpha), ``normalize``
-    (1: unit-length rows) and ``inner_unconverged`` (inner fits stopped at the cap)."""
+def fit_model(learner, enc: dict, protocol=None, C: float | None = None,
+              fit: dict | None = None) -> dict:
+    """The model arrays of one split's encoded arrays (``encode``): ``coef``, ``intercept``,
+    ``fitted``; under the tuned ``protocol`` (``benchmark.tuning``) C (alpha) by inner
+    cross-validation on the training rows, then the refit, and also ``converged`` (per task),
+    ``value`` (the chosen C or alpha), ``normalize`` (1: unit-length rows) and
+    ``inner_unconverged`` (inner fits stopped at the cap). ``learner`` None: the generic steps'
+    LinearSVC at ``C``; ``fit``: the benchmark learners' ``relative_C`` and ``max_iter``."""
+    from termweight.learners.linear import DEFAULT_C, fit_learner, fit_one_vs_rest
     from termweight.learners.protocol import fit_tuned
 
-    coef, intercept, fitted, converged, value, inner = fit_tuned(
-        learner, enc["X_train"], enc["Y_train"], enc.get("col_weights"), protocol)
-    io.save_arrays(common.fmt(args.out, split=name, encoding=e), coef=coef, intercept=intercept,
-                   fitted=fitted, converged=converged, value=np.asarray([value]),
-                   normalize=np.asarray([protocol.normalize == "l2"], dtype=np.uint8),
-                   inner_unconverged=np.asarray([inner]))
+    weights = enc.get("col_weights")
+    if protocol is not None:
+        coef, intercept, fitted, converged, value, inner = fit_tuned(
+            learner, enc["X_train"], enc["Y_train"], weights, protocol)
+        return {"coef": coef, "intercept": intercept, "fitted": fitted, "converged": converged,
+                "value": np.asarray([value]),
+                "normalize": np.asarray([protocol.normalize == "l2"], dtype=np.uint8),
+                "inner_unconverged": np.asarray([inner])}
+    C = DEFAULT_C if C is None else C
+    if learner is None:
+        coef, intercept, fitted = fit_one_vs_rest(enc["X_train"], enc["Y_train"], C=C,
+                                                  col_weights=weights)
+    else:
+        coef, intercept, fitted = fit_learner(learner, enc["X_train"], enc["Y_train"], C=C,
+                                              col_weights=weights, **(fit or {}))
+    return {"coef": coef, "intercept": intercept, "fitted": fitted}
+
+
+def _log_fit(name, e, learner, protocol, model, seconds) -> None:
+    fitted = model["fitted"]
+    who = f"{e}, {learner}" if learner else e
+    if protocol is None:
+        log.info("split %s, %s: %d/%d tasks fitted in %.2f s", name, who, int(fitted.sum()),
+                 fitted.size, seconds)
+        return
     log.info("split %s, %s: %s = %g by %d-fold inner CV; %d/%d tasks fitted, %d unconverged "
-             "(inner fits: %d) in %.2f s", name, e, "alpha" if learner == "mnb" else "C", value,
-             protocol.inner_folds, int(fitted.sum()), fitted.size,
-             int((~converged.astype(bool)).sum()), inner, time.perf_counter() - t0)
+             "(inner fits: %d) in %.2f s", name, who,
+             "alpha" if learner == "mnb" else "C", model["value"][0], protocol.inner_folds,
+             int(fitted.sum()), fitted.size, int((~model["converged"].astype(bool)).sum()),
+             int(model["inner_unconverged"][0]), seconds)
 
 
 #: the tuned protocol's arrays of a model file (``_train_tuned``)
@@ -118,8 +131,18 @@ def _flag_keys(path) -> tuple[str, ...]:
     return ("fitted", *(k for k in PROTOCOL_KEYS if k in names))
 
 
-def cmd_predict(args) -> None:
+def model_decisions(X_test, model: dict, col_weights=None) -> np.ndarray:
+    """Decision scores (n_test, n_tasks) of a model (``fit_model``): under the tuned protocol's
+    unit-length rows, each task's weighted rows divided by their length (``col_weights``: a
+    supervised weighting's per-task column scales, which the stored coefficients already hold)."""
     from termweight.learners.protocol import decisions
+
+    normalize = "l2" if "normalize" in model and model["normalize"][0] else "none"
+    return decisions(X_test, model["coef"], model["intercept"],
+                     col_weights if normalize == "l2" else None, normalize)
+
+
+def cmd_predict(args) -> None:
     from termweight.weighting import encoding_parts
 
     for name, e in common.jobs(args):
@@ -127,23 +150,48 @@ def cmd_predict(args) -> None:
         model_path = common.fmt(args.model, split=name, encoding=e)
         enc, dims = load("encoded", path, keys=("X_test",))
         model, dims = load("model", model_path, n_terms=dims["n_terms"])
-        extra = _protocol_arrays(model_path, model)
-        normalize = "l2" if extra and extra["normalize"][0] else "none"
+        _protocol_arrays(model_path, model)  # checked
         weights = None
-        if normalize == "l2" and encoding_parts(e)[1] is not None:
+        if "normalize" in model and model["normalize"][0] and encoding_parts(e)[1] is not None:
             # a supervised weighting's file holds its per-task column weights (``encode``)
             weights = load("encoded", path, keys=("col_weights",), **dims)[0]["col_weights"]
-        scores = decisions(enc["X_test"], model["coef"], model["intercept"], weights, normalize)
+        scores = model_decisions(enc["X_test"], model, weights)
         io.save_arrays(common.fmt(args.out, split=name, encoding=e), scores=scores,
                        predicted=(scores > 0).astype(np.uint8))
         log.info("split %s: predicted %d documents x %d tasks", name, *scores.shape)
     common.prune(args, args.out)
 
 
-def cmd_evaluate(args) -> None:
+def metrics_frame(classes, Y_test, Y_train, predicted, fitted, scores=None, extra=None):
+    """Per-task metrics of one run (``termweight.evaluation.per_task_metrics``) with the task
+    names, training positives and status; with the decision ``scores`` (the benchmark), also the
+    document accuracy, the top-1 prediction's counts and whether the test rows are single-label;
+    ``extra``: the tuned protocol's arrays (convergence per task, the chosen C or alpha)."""
     import pandas as pd
 
     from termweight.evaluation import confusion_counts, per_task_metrics
+
+    frame = per_task_metrics(confusion_counts(Y_test, predicted))
+    frame.insert(0, "task", classes)
+    frame["train_pos"] = np.asarray(Y_train.sum(axis=0)).ravel()
+    frame["status"] = np.where(fitted, "ok", "skipped: no training positives")
+    if scores is not None:  # the benchmark's accuracy and top-1 counts (argmax of the scores)
+        from termweight.learners.linear import top1_accuracy
+        from termweight.learners.protocol import is_single_label, top1
+
+        frame["doc_accuracy"] = top1_accuracy(Y_test, scores)
+        one = confusion_counts(Y_test, top1(scores))
+        for col in ("tp", "fp", "fn"):
+            frame[f"top1_{col}"] = one[col].to_numpy()
+        frame["single_label"] = is_single_label(Y_test)
+        if extra:  # the tuned protocol: convergence per task, the chosen C (alpha)
+            frame["converged"] = extra["converged"].astype(bool)
+            frame["value"] = float(extra["value"][0])
+            frame["inner_unconverged"] = int(extra["inner_unconverged"][0])
+    return pd.DataFrame(frame)
+
+
+def cmd_evaluate(args) -> None:
     from termweight.intermediates import read_classes
 
     classes = read_classes(args.corpus_meta)
@@ -157,26 +205,10 @@ def cmd_evaluate(args) -> None:
                        n_test=enc["Y_test"].shape[0], **dims)
         model_path = common.fmt(args.model, split=name, encoding=e)
         model, _ = load("model", model_path, keys=_flag_keys(model_path), **dims)
-        counts = confusion_counts(enc["Y_test"], pred["predicted"])
-        frame = per_task_metrics(counts)
-        frame.insert(0, "task", classes)
-        frame["train_pos"] = np.asarray(enc["Y_train"].sum(axis=0)).ravel()
-        frame["status"] = np.where(model["fitted"], "ok", "skipped: no training positives")
-        if doc_accuracy:  # the benchmark's accuracy and top-1 counts (argmax of the scores)
-            from termweight.learners.linear import top1_accuracy
-            from termweight.learners.protocol import is_single_label, top1
-
-            frame["doc_accuracy"] = top1_accuracy(enc["Y_test"], pred["scores"])
-            one = confusion_counts(enc["Y_test"], top1(pred["scores"]))
-            for col in ("tp", "fp", "fn"):
-                frame[f"top1_{col}"] = one[col].to_numpy()
-            frame["single_label"] = is_single_label(enc["Y_test"])
-            extra = _protocol_arrays(model_path, model)
-            if extra:  # the tuned protocol: convergence per task, the chosen C (alpha)
-                frame["converged"] = extra["converged"].astype(bool)
-                frame["value"] = float(extra["value"][0])
-                frame["inner_unconverged"] = int(extra["inner_unconverged"][0])
-        io.write_table(common.fmt(args.out, split=name, encoding=e), pd.DataFrame(frame))
+        frame = metrics_frame(classes, enc["Y_test"], enc["Y_train"], pred["predicted"],
+                              model["fitted"], pred["scores"] if doc_accuracy else None,
+                              _protocol_arrays(model_path, model) if doc_accuracy else None)
+        io.write_table(common.fmt(args.out, split=name, encoding=e), frame)
     common.prune(args, args.out)
 
 

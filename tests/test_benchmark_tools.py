@@ -17,7 +17,7 @@ def both(tiny_bench_dvc, tiny_bench_smk):
     """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place): the
     shared builds of conftest.py."""
     log = tiny_bench_dvc.with_suffix(".log").read_text()
-    for stage in ("benchmark_encode@tr12", "benchmark_train@tr11-mnb", "benchmark_report"):
+    for stage in ("benchmark_column@tr12-tf-bns", "benchmark_aggregate@tr11-mnb", "benchmark_report"):
         assert f"Running stage '{stage}'" in log, stage
     return tiny_bench_dvc, tiny_bench_smk
 
@@ -33,8 +33,8 @@ def test_dvc_repro_equals_snakemake(both, tmp_path):
     assert len(listed) == 2 + 2 * (3 + 1) * 2  # tables; (3 CD diagrams + heat map) x pdf, png
     for rel in listed:
         assert (dvc / "reports" / rel).read_bytes() == (smk / "reports" / rel).read_bytes(), rel
-    # every file both tools wrote: splits, statistics, scores, encodings, models, predictions,
-    # metrics, results, tables, figures
+    # every file both tools wrote: splits, statistics, each weighting's column (metrics and
+    # decisions per learner and split), results, tables, figures
     assert digests(dvc) == digests(smk)
 
 
@@ -42,6 +42,24 @@ def test_snakemake_outputs_match_the_dvc_lock(both, tmp_path):
     """Snakemake's directories carry its .snakemake_timestamp marker (in .dvcignore), so they
     hash as DVC's: `dvc repro` after Snakemake has nothing to recompute."""
     _, smk = both
-    assert (smk / "data/benchmark/encoded/bench_tr11/.snakemake_timestamp").exists()
+    assert (smk / "data/benchmark/columns/bench_tr11/tf-igm/.snakemake_timestamp").exists()
     assert run(["dvc", "status", "--json", "benchmark_report"],
                copy_project(smk, tmp_path / "smk")).stdout.strip() == "{}"
+
+
+def test_a_new_weighting_stales_its_columns_only(tiny_bench_dvc, tmp_path):
+    """One more weighting in params.yaml: after regenerating dvc.yaml, DVC has its new column
+    on each dataset to run, the aggregates (their params) and the report, and nothing else."""
+    import yaml
+
+    root = copy_project(tiny_bench_dvc, tmp_path / "more")
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["benchmark"]["weightings"].append("tf-chi2")
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    run(["python", "-m", "termweight", "dvc-yaml"], root)
+    status = json.loads(run(["dvc", "status", "--json", "--with-deps", "benchmark_report"],
+                            root).stdout)
+    assert set(status) == {"benchmark_column@tr11-tf-chi2", "benchmark_column@tr12-tf-chi2",
+                           "benchmark_aggregate@tr11-linearsvc", "benchmark_aggregate@tr11-mnb",
+                           "benchmark_aggregate@tr12-linearsvc", "benchmark_aggregate@tr12-mnb",
+                           "benchmark_report"}, sorted(status)

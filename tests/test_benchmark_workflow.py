@@ -8,11 +8,12 @@ alpha from small grids by 2-fold inner CV).
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
-from workflow_utils import SMALL, make_project, pdf_text, require_tex, run
+from workflow_utils import SMALL, copy_project, digests, make_project, pdf_text, require_tex, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
@@ -102,43 +103,83 @@ def test_the_tuned_protocol_is_recorded_per_run(project):
 
 
 def test_supervised_weights_are_per_task_and_from_training_rows(project):
-    """The encode step stores one column scale per class, from that split's training rows."""
+    """A column's weights are one column scale per class from that split's training rows, and
+    its stored decisions are those of the tuned model fitted on the rows so weighted."""
+    import yaml
+
     from termweight import scoring
     from termweight.corpus import Corpus
+    from termweight.learners.protocol import Protocol
     from termweight.splits import Split
     from termweight.statistics import term_stats
+    from termweight.steps.features import encode_split
+    from termweight.steps.learn import fit_model, model_decisions
 
     root = project / "data/benchmark"
-    enc = np.load(root / "encoded/bench_tr23/tf-delta_idf/r0f1.npz", allow_pickle=False)
     split = Split.load(root / "splits/bench_tr23/r0f1.npz")
     corpus = Corpus.load(project / "data/corpus/tr23")
     Xtr = corpus.X[split.train]
     cols = np.flatnonzero(np.diff(Xtr.tocsc().indptr) > 0)
-    want = scoring.as_scaling_weights(scoring.score("delta_idf", term_stats(Xtr[:, cols],
-                                                                            corpus.Y[split.train])))
-    np.testing.assert_allclose(enc["col_weights"], want)
+    st = term_stats(Xtr[:, cols], corpus.Y[split.train])
+    scores = {m: scoring.score(m, st) for m in ("idf", "delta_idf", *scoring.KIM_BASES)}
+    enc = encode_split(corpus.X[:, cols], corpus.Y, split, scores, "tf-delta_idf")
+    np.testing.assert_allclose(enc["col_weights"],
+                               scoring.as_scaling_weights(scoring.score("delta_idf", st)))
     assert enc["col_weights"].shape == (corpus.Y.shape[1], cols.size)
+    seed = yaml.safe_load((project / "params.yaml").read_text())["seed"]
+    model = fit_model("mnb", enc, Protocol.from_params(SMALL_BENCHMARK["tuning"], seed=seed))
+    stored = np.load(root / "columns/bench_tr23/tf-delta_idf/mnb/r0f1.npz", allow_pickle=False)
+    assert stored["scores"].dtype == np.float32
+    np.testing.assert_array_equal(stored["scores"], model_decisions(
+        enc["X_test"], model, enc["col_weights"]).astype(np.float32))
     # mix-ch: a convex combination of the five RMS-scaled Kim bases, one per class, all >= 0
-    mix = np.load(root / "encoded/bench_tr23/ntf-mixch/r0f1.npz", allow_pickle=False)
-    assert mix["col_weights"].shape == (corpus.Y.shape[1], cols.size)
-    assert (mix["col_weights"] >= 0).all() and (mix["col_weights"].sum(axis=1) > 0).all()
+    mix = encode_split(corpus.X[:, cols], corpus.Y, split, scores, "ntf-mixch",
+                       SMALL_BENCHMARK["mixch"])["col_weights"]
+    assert mix.shape == (corpus.Y.shape[1], cols.size)
+    assert (mix >= 0).all() and (mix.sum(axis=1) > 0).all()
 
 
 def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
     res = run(["snakemake", "--cores", "2", "benchmark", "-n"], project)
     assert "Nothing to be done" in res.stdout + res.stderr
-    # the same train step with one worker process writes the same bytes
+    # the same column with two worker processes (Snakemake ran it with one) writes the same bytes
     d = "data/benchmark"
-    run(["python", "-m", "termweight", "train", "--params", "params.yaml", "--exp", "bench_tr23",
-         "--learner", "logreg", "--jobs", "1", "--encoding", "ntf-mixch", "tf-igm",
-         "--encoded", f"{d}/encoded/bench_tr23/{{encoding}}/{{split}}.npz",
-         "--out", str(tmp_path / "{encoding}" / "{split}.npz")], project)
-    for sub in ("ntf-mixch/r0f0.npz", "tf-igm/r0f1.npz"):
-        assert (tmp_path / sub).read_bytes() == \
-            (project / d / "models/bench_tr23/logreg" / sub).read_bytes(), sub
+    run(["python", "-m", "termweight", "benchmark-column", "--params", "params.yaml", "--exp", "bench_tr23",
+         "--encoding", "ntf-mixch", "--jobs", "2", "--corpus", "data/corpus/tr23",
+         "--split", f"{d}/splits/bench_tr23/{{split}}.npz",
+         "--stats", f"{d}/stats/bench_tr23/{{split}}.npz", "--out-dir", str(tmp_path)], project)
+    have = project / d / "columns/bench_tr23/ntf-mixch"
+    files = sorted(p.relative_to(have) for p in have.rglob("*.*") if p.name[0] != ".")
+    assert len(files) == 3 * 2 * 2  # learners x splits x (metrics, decisions)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.*")) == files
+    for rel in files:
+        assert (tmp_path / rel).read_bytes() == (have / rel).read_bytes(), rel
 
 
-@pytest.mark.slow
+def test_a_new_weighting_runs_its_column_only(project, tmp_path):
+    """Registering one more weighting reruns its column on each dataset, the aggregates and the
+    report, and leaves every other weighting's files as they were."""
+    import yaml
+
+    root = copy_project(project, tmp_path / "more")
+    before = digests(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["benchmark"]["weightings"].append("tf-chi2")
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
+    assert jobs == {"benchmark_column": "3", "benchmark_report": "1", "benchmark": "1",
+                    **{f"benchmark_aggregate_bench_{d}_{lr}": "1"
+                       for d in ("tr11", "tr12", "tr23") for lr in SMALL_BENCHMARK["learners"]}}
+    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    after = digests(root)
+    columns = [k for k in before if "/columns/" in k]
+    assert columns and all(after[k] == before[k] for k in columns)
+    assert sum("/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 3 * 2 * 2
+    m = json.loads((root / "reports/metrics/benchmark.json").read_text())
+    assert "tf-chi2" in m["grid"]["weightings"]
+
+
 def test_the_pdf_section_shows_every_configured_learner(project):
     """`snakemake report` builds the PDF with the benchmark section: answers and every float."""
     require_tex()

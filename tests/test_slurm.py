@@ -279,6 +279,6 @@ def test_slurm_benchmark_equals_local_run(cluster, tmp_path, mirror, tiny_bench_
     local `snakemake --cores 2 benchmark` run (conftest's ``tiny_bench_smk``)."""
     root = make_project(tmp_path / "slurm", tiny_benchmark_params(mirror))
     _, logs = _slurm_snakemake(cluster, root, ["benchmark"])
-    for rule in ("benchmark_encode_bench_tr11", "benchmark_train_bench_tr12_mnb", "benchmark_report"):
+    for rule in ("benchmark_column", "benchmark_aggregate_bench_tr12_mnb", "benchmark_report"):
         assert f"rule_{rule}" in logs, logs
     assert digests(root) == digests(tiny_bench_smk)

@@ -745,6 +745,9 @@ def _clean(d: dict) -> dict:
 
 
 def register(sub) -> None:
+    from termweight.steps.column import register as register_column
+
+    register_column(sub)  # one weighting's column: the grid's jobs (termweight.steps.column)
     p = sub.add_parser("benchmark-report", help="the benchmark's statistics, leaderboards, CD "
                        "diagrams and heat maps (docs/benchmark.md)",
                        description=__doc__.splitlines()[0],

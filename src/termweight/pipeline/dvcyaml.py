@@ -76,6 +76,18 @@ def datasets_used(params: dict) -> list[str]:
     return names
 
 
+def weighting_list(params: dict, dotted: str, where: str) -> list[str]:
+    """The weightings a params key names (``"all"``: every registered one,
+    ``termweight.weighting.benchmark_encodings``); empty when the key is absent."""
+    from termweight.weighting import benchmark_encodings
+
+    try:
+        value = _lookup(params, dotted, where)
+    except ConfigError:
+        return []
+    return benchmark_encodings(value)
+
+
 def _dataset_items(params: dict, kind: str, registered: bool = False) -> dict:
     """``{dataset: {module: ...}}`` of the datasets of ``kind`` that params.yaml uses, or, with
     ``registered``, of every registered one (Snakemake's data rules: ``snakemake
@@ -141,6 +153,10 @@ def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dic
     foreach = decl.get("foreach")
     if isinstance(foreach, dict) and set(foreach) == {"datasets"}:
         foreach = decl["foreach"] = _dataset_items(params, foreach["datasets"], registered)
+    if "matrix" in decl:  # `{weightings: key}`: the benchmark's weightings, "all" spelled out
+        decl["matrix"] = {n: weighting_list(params, v["weightings"], where)
+                          if isinstance(v, dict) and set(v) == {"weightings"} else v
+                          for n, v in decl["matrix"].items()}
     body = dict(decl["do"]) if "do" in decl else dict(decl)
     code_decl = body.pop("code", [])
     body["cmd"] = _interpolate_params(" ".join(body["cmd"].split()), params, where)

@@ -11,12 +11,14 @@ DVC generator ignores it. Its keys (all optional):
     the rule's name (default: the stage's); ``${key}`` (or ``${item...}``) in it makes one rule
     per ``foreach`` or ``matrix`` item.
 ``key``
-    the wildcard that stands for a ``foreach`` key (one rule over every item).
+    the wildcard that stands for a ``foreach`` key (one rule over every item); for a ``matrix``,
+    a list of its names, each a wildcard (one rule over every combination).
 ``fanout``
     ``{wildcard: domain}``: the jobs a DVC run of the stage is cut into, e.g. one per CV seed.
     A domain is ``{range: k}`` (``0 .. k-1``), ``{keys: k}`` (a mapping's keys or a list),
     ``{splits: k}`` (the split names of a protocol), ``{folds: k}`` (of k-fold), ``{repeats: k}``
-    (of k random splits), with ``k`` a dotted params.yaml key (``${key}``, ``{wildcard}`` and
+    (of k random splits), ``{weightings: k}`` (the benchmark's weightings, ``all`` spelled out),
+    with ``k`` a dotted params.yaml key (``${key}``, ``{wildcard}`` and
     ``${item...}`` resolved first); ``default`` is the value when the key is absent, ``map``
     renames values (``keys`` only). The wildcards fill the command's ``{placeholders}`` and
     its outputs.
@@ -126,6 +128,10 @@ class _Context:
             return split_names({"type": "kfold", "folds": value})
         if kind == "repeats":
             return split_names({"type": "random", "repeats": value})
+        if kind == "weightings":  # the benchmark's weightings ("all": every registered one)
+            from termweight.weighting import benchmark_encodings
+
+            return benchmark_encodings(value)
         raise ConfigError(f"{self.where}: unknown domain {kind!r}")
 
     def tracked(self, specs) -> list:
@@ -295,9 +301,13 @@ def _rule_specs(name: str, stage: dict, sm: dict, params: dict) -> list[dict]:
     for key, item in _foreach(stage, params, where):
         rname = _resolve(rule, key, item, params, where) if per_item else rule
         spec = specs.setdefault(rname, {"name": rname, "wildcards": {}, "jobs": {}})
-        base = {} if per_item or key is None else {keyname: str(key)}
-        if base:
-            spec["wildcards"].setdefault(keyname, []).append(str(key))
+        if isinstance(keyname, list):  # a matrix: one wildcard per name
+            base = {n: str(item[n]) for n in keyname}
+        else:
+            base = {} if per_item or key is None else {keyname: str(key)}
+        for w, v in base.items():
+            if v not in spec["wildcards"].setdefault(w, []):
+                spec["wildcards"][w].append(v)
         fan = sm.get("fanout", {})
         combos = [{}]
         for w, dom in fan.items():  # a domain may name the wildcards before it
@@ -311,7 +321,10 @@ def _rule_specs(name: str, stage: dict, sm: dict, params: dict) -> list[dict]:
             ctx = _Context(key, item, params, wild, where)
             spec["jobs"][tuple(sorted(wild.items()))] = _job(body, sm, ctx)
         # the output and log patterns: wildcards kept
-        if per_item or key is None:
+        if isinstance(keyname, list):
+            sym_item = {n: "{" + n + "}" for n in keyname}
+            sym = "-".join(sym_item.values())
+        elif per_item or key is None:
             sym, sym_item = key, item
         else:  # the key is a wildcard (an output naming an item's field fails the check below)
             sym = "{" + keyname + "}"

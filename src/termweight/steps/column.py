@@ -1,0 +1,96 @@
+"""One weighting's column of the benchmark: ``benchmark-column``.
+
+For one dataset's run (``bench_<dataset>``) and ONE weighting, each split's training statistics
+are scored (only the metrics this weighting needs), the split is encoded, and every learner is
+fitted (the tuned protocol when ``benchmark.tuning`` is set), predicts and is evaluated, in one
+process per split: the encoded matrices and models stay in memory. What is written, under
+``--out-dir``, per learner and split: the per-task metrics (``<learner>/<split>.csv``, what
+``aggregate`` reads) and the decision scores in float32 with the 0/1 predictions
+(``<learner>/<split>.npz``, a ``predictions`` file). A weighting's column depends on the
+dataset's splits and statistics only, so adding a weighting adds its columns and leaves every
+other weighting's files and jobs as they are.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+
+from termweight import io
+from termweight.steps import common
+
+log = logging.getLogger("termweight")
+
+
+def cmd_column(args) -> None:
+    from termweight import scoring
+    from termweight.corpus import Corpus
+    from termweight.splits import Split
+    from termweight.steps.features import _load_stats, encode_split
+    from termweight.steps.learn import (
+        _log_fit,
+        _protocol,
+        fit_model,
+        metrics_frame,
+        model_decisions,
+    )
+    from termweight.weighting import needed_scores
+
+    _, run = common.experiment(args)
+    encoding = args.encoding
+    if encoding not in run["encodings"]:
+        from termweight.errors import TermweightError
+
+        raise TermweightError(f"{args.params}: run {args.exp} has no weighting {encoding!r} "
+                              f"(benchmark: weightings)")
+    learners = list(args.learner or run["learners"])
+    protocol = _protocol(args)
+    C = common.learner_C(run)
+    fit = {k: v for k, v in run.get("fit", {}).items() if k != "C"}
+    metrics = needed_scores([encoding])
+    corpus = Corpus.load(args.corpus)
+
+    def one(name):
+        split = Split.load(common.fmt(args.split, split=name), n_docs=corpus.n_docs)
+        columns, st = _load_stats(common.fmt(args.stats, split=name), corpus, split)
+        scores = {m: scoring.score(m, st) for m in metrics}
+        enc = encode_split(corpus.X[:, columns], corpus.Y, split, scores, encoding,
+                           run.get("mixch", {}))
+        for learner in learners:
+            t0 = time.perf_counter()
+            model = fit_model(learner, enc, protocol, C, fit)
+            decisions = model_decisions(enc["X_test"], model, enc.get("col_weights"))
+            predicted = (decisions > 0).astype(np.uint8)
+            frame = metrics_frame(corpus.classes, enc["Y_test"], enc["Y_train"], predicted,
+                                  model["fitted"], decisions,
+                                  model if protocol is not None else None)
+            stem = f"{args.out_dir}/{learner}/{name}"
+            with io.all_or_nothing():
+                io.save_arrays(f"{stem}.npz", scores=decisions.astype(np.float32),
+                               predicted=predicted)
+                io.write_table(f"{stem}.csv", frame)
+            _log_fit(name, encoding, learner, protocol, model, time.perf_counter() - t0)
+
+    common.for_each(args, one, common.names(args))
+
+
+def register(sub) -> None:
+    """``benchmark-column`` (registered with the benchmark's commands,
+    ``termweight.experiments.benchmark``)."""
+    p = sub.add_parser("benchmark-column", help="the benchmark: one weighting's runs (score, encode, fit, "
+                       "predict, evaluate) for every learner and split",
+                       description=common.first_line(__doc__))
+    p.add_argument("--corpus", required=True, help=common.CORPUS_HELP)
+    p.add_argument("--split", required=True, help=common.SPLIT_HELP)
+    p.add_argument("--stats", required=True, help=common.STATS_HELP)
+    p.add_argument("--encoding", required=True,
+                   help="the weighting (python -m termweight list encodings)")
+    p.add_argument("--learner", nargs="+",
+                   help="learners (default: the run's, params.yaml's benchmark: learners)")
+    p.add_argument("--out-dir", required=True,
+                   help="directory for <learner>/<split>.csv (per-task metrics) and "
+                   "<learner>/<split>.npz (float32 decision scores, 0/1 predictions)")
+    common.add_names(p)
+    p.set_defaults(func=cmd_column)

@@ -547,3 +547,50 @@ def test_the_protocol_paragraph_reports_the_run():
     raw = protocol_text({**tuning_cfg, "normalize": "none"}, tuning, scores, "macro_f1")
     assert "not normalised" in raw and "same vectors" not in raw
     assert "fixed, not tuned" in protocol_text(None, {}, scores, "macro_f1")
+
+
+# --- the sensitivity study (termweight.experiments.sensitivity) ------------------------------
+
+def _sens_params(**sens):
+    return {"benchmark": {"datasets": {"tr11": {}, "tr12": {}}, "tuning": {"normalize": "l2"},
+                          "sensitivity": {"datasets": ["tr11"], "normalize": "none", **sens}}}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"normalize": "l2"}, "benchmark/sensitivity/normalize: 'l2' is the headline grid's"),
+    ({"datasets": ["oh0"]}, "benchmark/sensitivity/datasets: 'oh0' is not a benchmark dataset"),
+])
+def test_sensitivity_config_names_the_bad_key(change, message):
+    from termweight.experiments.sensitivity import sensitivity_config
+
+    with pytest.raises(ConfigError, match=message):
+        sensitivity_config(_sens_params(**change))
+    params = _sens_params()
+    del params["benchmark"]["tuning"]
+    with pytest.raises(ConfigError, match="needs the tuned protocol"):
+        sensitivity_config(params)
+    assert sensitivity_config(_sens_params()) == {"datasets": ["tr11"], "normalize": "none",
+                                                  "headline": "l2"}
+
+
+def test_sensitivity_summary_by_hand():
+    """Two splits, three weightings: the change is the difference of split means; gains, the
+    largest gain and loss and Spearman's rho of the two orders follow from it."""
+    from termweight.experiments.sensitivity import compare, summary
+
+    def runs(values, unconverged):
+        return pd.DataFrame([{"dataset": "d", "learner": "linearsvc", "encoding": w, "split": s,
+                              "m": v, "unconverged": unconverged, "inner_unconverged": 1}
+                             for w, pair in values.items() for s, v in zip(("a", "b"), pair, strict=True)])
+
+    head = runs({"x": (0.8, 0.9), "y": (0.7, 0.7), "z": (0.5, 0.6)}, 0)
+    other = runs({"x": (0.6, 0.7), "y": (0.7, 0.7), "z": (0.75, 0.85)}, 2)
+    table = compare(head, other, "m")
+    assert table["change"].round(10).tolist() == [0.2, 0.0, -0.25]
+    assert table["unconverged_other"].tolist() == [4, 4, 4]
+    s = summary(table).iloc[0]
+    assert (s["gain"], s["loss"], s["largest_gain"], s["largest_loss"]) == (1, 1, "x", "z")
+    assert s["mean_change"] == pytest.approx(-0.05 / 3)
+    # orders: headline x > y > z, other z > y > x: rho = -1
+    assert s["spearman"] == pytest.approx(-1.0)
+    assert (s["unconverged_other"], s["inner_unconverged_headline"]) == (12, 6)

@@ -34,6 +34,7 @@ SMALL_BENCHMARK = {
     "measures": ["headline_macro_f1", "macro_f1", "micro_f1", "accuracy"],
     "baseline": "tfidf",
     "alpha": 0.05,
+    "sensitivity": {"datasets": ["tr11"], "normalize": "none"},
 }
 
 
@@ -169,15 +170,45 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
     res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
     assert jobs == {"benchmark_column": "3", "benchmark_report": "1", "benchmark": "1",
+                    "benchmark_sensitivity_column": "1", "benchmark_sensitivity": "1",
                     **{f"benchmark_aggregate_bench_{d}_{lr}": "1"
-                       for d in ("tr11", "tr12", "tr23") for lr in SMALL_BENCHMARK["learners"]}}
+                       for d in ("tr11", "tr12", "tr23") for lr in SMALL_BENCHMARK["learners"]},
+                    **{f"benchmark_sensitivity_aggregate_bench_tr11_{lr}": "1"
+                       for lr in SMALL_BENCHMARK["learners"]}}
     run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
     after = digests(root)
     columns = [k for k in before if "/columns/" in k]
     assert columns and all(after[k] == before[k] for k in columns)
-    assert sum("/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 3 * 2 * 2
+    assert sum("/benchmark/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 3 * 2 * 2
+    assert sum("/sensitivity/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 2 * 2
     m = json.loads((root / "reports/metrics/benchmark.json").read_text())
     assert "tf-chi2" in m["grid"]["weightings"]
+
+
+def test_the_sensitivity_study_compares_raw_with_unit_length_rows(project):
+    """benchmark.sensitivity reruns tr11's columns with raw rows; the comparison's headline
+    scores are the grid's, and the weightings that are unit length by definition do not move."""
+    table = pd.read_csv(project / "reports/tables/benchmark_sensitivity.csv")
+    assert set(table["dataset"]) == {"tr11"}
+    assert len(table) == 10 * 3  # weightings x learners
+    scores = pd.read_csv(project / "data/benchmark/scores.csv")
+    grid = scores[(scores["dataset"] == "tr11") & (scores["measure"] == "headline_macro_f1")]
+    merged = table.merge(grid, on=["dataset", "learner", "weighting"])
+    assert len(merged) == 30 and np.allclose(merged["headline"], merged["score"], atol=1e-6)
+    assert np.allclose(table["change"], table["headline"] - table["other"], atol=2e-6)
+    # tfidf and ltc rows are unit length by their definition: the same fits under both
+    same = table[table["weighting"].isin(["tfidf", "ltc"])]
+    assert np.allclose(same["change"], 0, atol=1e-9), same
+    # the raw rows of the supervised scalings are different fits
+    assert (table[~table["weighting"].isin(["tfidf", "ltc"])]["change"].abs() > 1e-6).any()
+    m = json.loads((project / "reports/metrics/benchmark_sensitivity.json").read_text())
+    assert (m["normalize"], m["headline"], m["measure"]) == ("none", "l2", "headline_macro_f1")
+    assert [(r["dataset"], r["learner"]) for r in m["summary"]] == [
+        ("tr11", lr) for lr in SMALL_BENCHMARK["learners"]]
+    tex = (project / "reports/tables/benchmark_sensitivity.tex").read_text()
+    assert "tab:benchmark_sensitivity" in tex and tex.count("\\texttt{tr11}") == 3
+    macro = (project / "reports/macros/benchmark_sensitivity.tex").read_text()
+    assert "\\newcommand{\\BenchSensitivity}{On \\texttt{tr11}" in macro
 
 
 def test_the_pdf_section_shows_every_configured_learner(project):
@@ -191,6 +222,6 @@ def test_the_pdf_section_shows_every_configured_learner(project):
     for caption in ("Benchmark leaderboard, LinearSVC", "Benchmark leaderboard, logistic regression",
                     "Benchmark leaderboard, multinomial naive Bayes",
                     "Critical-difference diagram, multinomial naive Bayes",
-                    "Friedman test per learner and measure"):
+                    "Friedman test per learner and measure", "What unit-length rows change"):
         assert caption in section, caption
     assert "[?" not in section and "not generated yet" not in section

@@ -88,6 +88,19 @@ def weighting_list(params: dict, dotted: str, where: str) -> list[str]:
     return benchmark_encodings(value)
 
 
+def _matrix_values(params: dict, value, where: str):
+    """A matrix name's values: ``{weightings: key}`` and ``{keys: key}`` spelled out (empty when
+    the key is absent), anything else (``${...}``, a list) as written."""
+    if isinstance(value, dict) and set(value) == {"weightings"}:
+        return weighting_list(params, value["weightings"], where)
+    if isinstance(value, dict) and set(value) == {"keys"}:
+        try:
+            return list(_lookup(params, value["keys"], where) or [])
+        except ConfigError:
+            return []
+    return value
+
+
 def _dataset_items(params: dict, kind: str, registered: bool = False) -> dict:
     """``{dataset: {module: ...}}`` of the datasets of ``kind`` that params.yaml uses, or, with
     ``registered``, of every registered one (Snakemake's data rules: ``snakemake
@@ -153,10 +166,11 @@ def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dic
     foreach = decl.get("foreach")
     if isinstance(foreach, dict) and set(foreach) == {"datasets"}:
         foreach = decl["foreach"] = _dataset_items(params, foreach["datasets"], registered)
-    if "matrix" in decl:  # `{weightings: key}`: the benchmark's weightings, "all" spelled out
-        decl["matrix"] = {n: weighting_list(params, v["weightings"], where)
-                          if isinstance(v, dict) and set(v) == {"weightings"} else v
-                          for n, v in decl["matrix"].items()}
+    if "matrix" in decl:  # `{weightings: key}`: the benchmark's weightings, "all" spelled out;
+        # `{keys: key}`: a list (or a mapping's keys) spelled out; an empty one: no stage
+        decl["matrix"] = {n: _matrix_values(params, v, where) for n, v in decl["matrix"].items()}
+        if any(isinstance(v, list) and not v for v in decl["matrix"].values()):
+            return {}
     body = dict(decl["do"]) if "do" in decl else dict(decl)
     code_decl = body.pop("code", [])
     body["cmd"] = _interpolate_params(" ".join(body["cmd"].split()), params, where)

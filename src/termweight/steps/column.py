@@ -13,6 +13,7 @@ other weighting's files and jobs as they are.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 
@@ -47,6 +48,13 @@ def cmd_column(args) -> None:
                               f"(benchmark: weightings)")
     learners = list(args.learner or run["learners"])
     protocol = _protocol(args)
+    if args.normalize is not None:  # the sensitivity study: the tuned protocol, other rows
+        if protocol is None:
+            from termweight.errors import TermweightError
+
+            raise TermweightError(f"{args.params}: --normalize needs the tuned protocol "
+                                  "(benchmark: tuning)")
+        protocol = dataclasses.replace(protocol, normalize=args.normalize)
     C = common.learner_C(run)
     fit = {k: v for k, v in run.get("fit", {}).items() if k != "C"}
     metrics = needed_scores([encoding])
@@ -92,5 +100,8 @@ def register(sub) -> None:
     p.add_argument("--out-dir", required=True,
                    help="directory for <learner>/<split>.csv (per-task metrics) and "
                    "<learner>/<split>.npz (float32 decision scores, 0/1 predictions)")
+    p.add_argument("--normalize", choices=("l2", "none"),
+                   help="the weighted rows: l2 (unit length) or none (raw); default: "
+                   "benchmark.tuning.normalize (the sensitivity study runs the other one)")
     common.add_names(p)
     p.set_defaults(func=cmd_column)

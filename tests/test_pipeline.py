@@ -43,6 +43,27 @@ def test_dvc_yaml_check_refuses_a_stale_file(tmp_path):
     assert (tmp_path / "dvc.yaml").read_text() == dvcyaml.generate(REPO)
 
 
+def test_a_stage_exists_when_its_condition_holds():
+    """DVC has the stages whose Snakemake rules exist: without benchmark.sensitivity (or
+    ferreira.multiclass) dvc.yaml has no sensitivity (multiclass) stage; an empty matrix name
+    gives no stage either."""
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    have = dvcyaml.generated_stages(REPO, params)
+    assert {"benchmark_sensitivity_column", "benchmark_sensitivity_aggregate",
+            "benchmark_sensitivity", "ferreira_multiclass", "benchmark_external"} <= set(have)
+    assert have["benchmark_sensitivity_column"]["matrix"]["dataset"] == \
+        params["benchmark"]["sensitivity"]["datasets"]
+    del params["benchmark"]["sensitivity"]
+    del params["ferreira"]["multiclass"]
+    params["benchmark"]["external"] = False
+    without = dvcyaml.generated_stages(REPO, params)
+    assert set(have) - set(without) == {
+        "benchmark_sensitivity_column", "benchmark_sensitivity_aggregate",
+        "benchmark_sensitivity", "ferreira_multiclass", "benchmark_external"}
+    params["benchmark"]["sensitivity"] = {"datasets": [], "normalize": "none"}
+    assert "benchmark_sensitivity_column" not in dvcyaml.generated_stages(REPO, params)
+
+
 def test_the_declaration_lists_no_python_file():
     text = (REPO / dvcyaml.DECLARATION).read_text()
     listed = [ln for ln in text.splitlines()

@@ -218,11 +218,37 @@ def declarations(root: Path, params: dict) -> list[tuple[str, dict]]:
     return out
 
 
+def holds(condition, params: dict) -> bool:
+    """A ``when`` condition: a dotted key present and not empty, or ``"<name> in <key>"``."""
+    if condition is None:
+        return True
+    m = re.fullmatch(r"\s*(\S+)\s+in\s+(\S+)\s*", condition)
+    try:
+        if m:
+            return m.group(1) in (_lookup(params, m.group(2), "when") or ())
+        return bool(_lookup(params, condition, "when"))
+    except ConfigError:  # the key is absent
+        return False
+
+
+def included(decl: dict, params: dict) -> bool:
+    """Whether a declared stage exists under ``params``: the ``when`` of its ``snakemake`` block
+    (of any block, for a list), the same condition under which Snakemake has its rules (a
+    stage without one always exists)."""
+    blocks = decl.get("snakemake")
+    blocks = blocks if isinstance(blocks, list) else [blocks] if blocks else []
+    conditions = [b["when"] for b in blocks if "when" in b]
+    return not conditions or any(holds(c, params) for c in conditions)
+
+
 def generated_stages(root: Path, params: dict) -> dict[str, dict]:
-    """Every generated stage (DVC's templating left in place), by name."""
+    """Every generated stage (DVC's templating left in place), by name; a stage whose ``when``
+    does not hold is left out (``included``)."""
     stages: dict[str, dict] = {}
     for where, decl in declarations(root, params):
         for name, d in (decl.get("stages") or {}).items():
+            if not included(d, params):
+                continue
             for sname, s in _stage(name, d, params).items():
                 if sname in stages:
                     raise ConfigError(f"{where}: stage {sname!r} declared twice")

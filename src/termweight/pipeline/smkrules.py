@@ -55,7 +55,8 @@ DVC generator ignores it. Its keys (all optional):
 ``mode``
     ``step`` or ``split``: built only under that ``--config fanout=`` (default: both).
 ``when``
-    the condition for the stage to have rules at all. A condition is a dotted key (present and
+    the condition for the stage to have rules at all, and to be in dvc.yaml (an explicit
+    ``when``; ``termweight.pipeline.dvcyaml.included``). A condition is a dotted key (present and
     not empty) or ``"<name> in <dotted key>"``. Default for a paper's stage: the params.yaml
     section its name starts with (``ferreira_run`` -> ``ferreira``).
 
@@ -74,7 +75,7 @@ import shlex
 from pathlib import Path
 
 from termweight.errors import ConfigError
-from termweight.pipeline.dvcyaml import DECLARATION, _lookup, _resolve
+from termweight.pipeline.dvcyaml import DECLARATION, _lookup, _resolve, holds
 
 _WILD = re.compile(r"(?<!\$)\{([a-z_]+)\}")
 _LOG = re.compile(r"--log (\S+)")
@@ -87,17 +88,6 @@ def _value(params: dict, dotted: str, where: str, optional: bool = False):
         if optional:
             return None
         raise
-
-
-def holds(condition, params: dict) -> bool:
-    """A ``when`` condition: a dotted key present and not empty, or ``"<name> in <key>"``."""
-    if condition is None:
-        return True
-    m = re.fullmatch(r"\s*(\S+)\s+in\s+(\S+)\s*", condition)
-    if m:
-        container = _value(params, m.group(2), "when", optional=True)
-        return container is not None and m.group(1) in container
-    return bool(_value(params, condition, "when", optional=True))
 
 
 class _Context:

@@ -716,7 +716,8 @@ def protocol_text(tuning_cfg: dict | None, tuning: dict, scores: pd.DataFrame,
                      f"{_num(t['inner_unconverged_tasks'])} of the inner fits stopped at the cap")
     text = (f"$C$ and $\\alpha$ are chosen on the training part of each split by "
             f"{p.inner_folds}-fold inner cross-validation, from the grids above, and the liblinear "
-            f"fits are capped at {_num(p.max_iter)} iterations. The chosen values and the fits at "
+            f"fits stop at tolerance {p.tol:g} (LIBLINEAR's default for its dual solvers: 0.1), "
+            f"capped at {_num(p.max_iter)} iterations. The chosen values and the fits at "
             "the cap, per learner: " + "; ".join(parts) + ".")
     if p.normalize == "l2":
         text += (" Every weighted document has unit length, so a weighting ranks by the "

@@ -1,0 +1,119 @@
+"""What liblinear's stopping tolerance changes in the tuned grid: two runs of the same benchmark
+columns, one per ``benchmark.tuning.tol``, compared fit by fit.
+
+    python benchmarks/compare_tolerance.py OLD NEW [--out benchmarks/results/tolerance_grid.json]
+
+``OLD`` and ``NEW`` are project directories (or copies of them) holding
+``data/benchmark/columns/<dataset>/<weighting>/<learner>/<split>.{csv,npz}`` and the column logs
+``logs/benchmark/column/<dataset>_<weighting>.log``. Every (column, learner, split) that both
+finished is compared:
+
+- the chosen hyperparameter (``value``), the same or not;
+- top-1 accuracy (``doc_accuracy``), its change;
+- the top-1 predictions (argmax of the stored decisions), the share that agree;
+- the decisions, the largest absolute change.
+
+Times are the ``benchmark-column done in ... s`` lines of the logs of the columns both finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+COLUMNS = Path("data/benchmark/columns")
+LOGS = Path("logs/benchmark/column")
+DONE = re.compile(r"benchmark-column done in ([0-9.]+) s")
+
+
+def fits(old: Path, new: Path) -> pd.DataFrame:
+    """One row per (dataset, weighting, learner, split) finished in both runs."""
+    rows = []
+    for a_csv in sorted((old / COLUMNS).glob("*/*/*/*.csv")):
+        rel = a_csv.relative_to(old / COLUMNS)
+        b_csv = new / COLUMNS / rel
+        if not b_csv.exists():
+            continue
+        a, b = pd.read_csv(a_csv), pd.read_csv(b_csv)
+        da = np.load(a_csv.with_suffix(".npz"))["scores"].astype(float)
+        db = np.load(b_csv.with_suffix(".npz"))["scores"].astype(float)
+        dataset, weighting, learner, split = rel.with_suffix("").parts
+        rows.append({
+            "dataset": dataset, "weighting": weighting, "learner": learner, "split": split,
+            "value_old": a["value"].iloc[0], "value_new": b["value"].iloc[0],
+            "acc_change": float(b["doc_accuracy"].iloc[0] - a["doc_accuracy"].iloc[0]),
+            "top1_agree": float((da.argmax(1) == db.argmax(1)).mean()),
+            "max_decision_change": float(np.abs(da - db).max()),
+        })
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["value_same"] = out.value_old == out.value_new
+    return out
+
+
+def times(old: Path, new: Path) -> pd.DataFrame:
+    rows = []
+    for log in sorted((old / LOGS).glob("*.log")):
+        other = new / LOGS / log.name
+        a = DONE.search(log.read_text())
+        b = other.exists() and DONE.search(other.read_text())
+        if a and b:
+            rows.append({"column": log.stem, "old_s": float(a.group(1)), "new_s": float(b.group(1))})
+    return pd.DataFrame(rows)
+
+
+def summary(f: pd.DataFrame, t: pd.DataFrame) -> dict:
+    """The figures docs/benchmark.md quotes."""
+    same, moved = f[f.value_same], f[~f.value_same]
+    out = {
+        "fits": len(f), "columns": int(f.groupby(["dataset", "weighting"]).ngroups),
+        "value_same": int(len(same)), "value_same_share": round(len(same) / len(f), 4),
+        "mean_abs_acc_change": round(float(f.acc_change.abs().mean()), 5),
+        "mean_acc_change": round(float(f.acc_change.mean()), 5),
+        "same_value": {
+            "max_decision_change": round(float(same.max_decision_change.max()), 4),
+            "median_decision_change": round(float(same.max_decision_change.median()), 4),
+            "top1_agree_mean": round(float(same.top1_agree.mean()), 5),
+            "top1_agree_min": round(float(same.top1_agree.min()), 4),
+            "max_abs_acc_change_by_learner": {
+                k: round(float(g.acc_change.abs().max()), 4)
+                for k, g in same.groupby("learner")},
+        },
+        "other_value": {
+            "fits": int(len(moved)),
+            "mean_abs_acc_change": round(float(moved.acc_change.abs().mean()), 4) if len(moved) else 0.0,
+            "max_abs_acc_change": round(float(moved.acc_change.abs().max()), 4) if len(moved) else 0.0,
+            "by_learner": {k: int(len(g)) for k, g in moved.groupby("learner")},
+        },
+    }
+    if len(t):
+        ratio = t.old_s / t.new_s
+        out["time"] = {"columns": len(t), "old_s": round(float(t.old_s.sum()), 1),
+                       "new_s": round(float(t.new_s.sum()), 1),
+                       "ratio_total": round(float(t.old_s.sum() / t.new_s.sum()), 2),
+                       "ratio_median": round(float(ratio.median()), 2)}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old", type=Path)
+    ap.add_argument("new", type=Path)
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks/results/tolerance_grid.json")
+    args = ap.parse_args()
+    f = fits(args.old, args.new)
+    if f.empty:
+        raise SystemExit(f"{args.old} and {args.new}: no column finished in both")
+    result = summary(f, times(args.old, args.new))
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

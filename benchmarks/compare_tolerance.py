@@ -20,16 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from summarise_grid import job_seconds  # benchmarks/: a column log's own seconds
 
 REPO = Path(__file__).resolve().parents[1]
 COLUMNS = Path("data/benchmark/columns")
 LOGS = Path("logs/benchmark/column")
-DONE = re.compile(r"benchmark-column done in ([0-9.]+) s")
 
 
 def fits(old: Path, new: Path) -> pd.DataFrame:
@@ -61,10 +60,10 @@ def times(old: Path, new: Path) -> pd.DataFrame:
     rows = []
     for log in sorted((old / LOGS).glob("*.log")):
         other = new / LOGS / log.name
-        a = DONE.search(log.read_text())
-        b = other.exists() and DONE.search(other.read_text())
-        if a and b:
-            rows.append({"column": log.stem, "old_s": float(a.group(1)), "new_s": float(b.group(1))})
+        a = job_seconds(log.read_text())
+        b = job_seconds(other.read_text()) if other.exists() else None
+        if a is not None and b is not None:
+            rows.append({"column": log.stem, "old_s": a, "new_s": b})
     return pd.DataFrame(rows)
 
 

@@ -23,6 +23,13 @@ _FIT = re.compile(r"split \S+, \S+, (\w+): .* in ([\d.]+) s$", re.M)
 _DONE = re.compile(r"done in ([\d.]+) s")
 
 
+def job_seconds(log_text: str) -> float | None:
+    """A finished ``benchmark-column`` job's own seconds (its log's ``done in`` line); None for a
+    job still running, or stopped."""
+    done = _DONE.search(log_text)
+    return None if done is None else float(done.group(1))
+
+
 def _clock(text: str) -> float:
     """``h:mm:ss`` or ``m:ss.ss`` -> seconds."""
     parts = [float(x) for x in text.split(":")]
@@ -53,13 +60,12 @@ def main() -> None:
     columns = []
     for log in sorted((args.project / "logs/benchmark/column").glob("bench_*.log")):
         text = log.read_text()
-        done = _DONE.search(text)
-        if done is None:  # a job still running, or stopped
+        seconds = job_seconds(text)
+        if seconds is None:  # a job still running, or stopped
             continue
         name = log.stem.removeprefix("bench_")
         dataset = next(d for d in sorted(_datasets(args.project), key=len, reverse=True)
                        if name.startswith(f"{d}_"))
-        seconds = float(done.group(1))
         d = datasets.setdefault(dataset, {"columns": 0, "job_s": 0.0})
         d["columns"] += 1
         d["job_s"] = round(d["job_s"] + seconds, 1)

@@ -32,7 +32,8 @@ def _fit(root, learner, split, value, accuracy, scores, seconds=None):
         log.write_text(f"... INFO benchmark-column done in {seconds} s\n")
 
 
-def test_compare_tolerance_by_hand(tmp_path):
+def test_compare_tolerance_by_hand(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(REPO / "benchmarks"))  # as when run from there
     ct = _load("compare_tolerance")
     old, new = tmp_path / "old", tmp_path / "new"
     # linearsvc r0: same C, one of two top-1 predictions flips, decisions move by 0.5

@@ -3,8 +3,10 @@ columns, one per ``benchmark.tuning.tol``, compared fit by fit.
 
     python benchmarks/compare_tolerance.py OLD NEW [--out benchmarks/results/tolerance_grid.json]
 
-``OLD`` and ``NEW`` are project directories (or copies of them) holding
-``data/benchmark/columns/<dataset>/<weighting>/<learner>/<split>.{csv,npz}`` and the column logs
+``OLD`` and ``NEW`` are project directories (or copies of them) holding the columns
+``data/benchmark/columns/<dataset>/<weighting>.csv``, each column's decisions
+``data/benchmark/decisions/<dataset>/<weighting>/<learner>/<split>.npz`` (``benchmark-column
+--decisions-dir``: the pipeline does not keep them) and the column logs
 ``logs/benchmark/column/<dataset>_<weighting>.log``. Every (column, learner, split) that both
 finished is compared:
 
@@ -12,6 +14,9 @@ finished is compared:
 - top-1 accuracy (``doc_accuracy``), its change;
 - the top-1 predictions (argmax of the stored decisions), the share that agree;
 - the decisions, the largest absolute change.
+
+(``benchmarks/results/tolerance_grid.json`` was measured when a column was a directory of one CSV
+and one ``.npz`` per learner and split.)
 
 Times are the ``benchmark-column done in ... s`` lines of the logs of the columns both finished.
 """
@@ -28,28 +33,33 @@ from summarise_grid import job_seconds  # benchmarks/: a column log's own second
 
 REPO = Path(__file__).resolve().parents[1]
 COLUMNS = Path("data/benchmark/columns")
+DECISIONS = Path("data/benchmark/decisions")
 LOGS = Path("logs/benchmark/column")
 
 
 def fits(old: Path, new: Path) -> pd.DataFrame:
     """One row per (dataset, weighting, learner, split) finished in both runs."""
     rows = []
-    for a_csv in sorted((old / COLUMNS).glob("*/*/*/*.csv")):
+    for a_csv in sorted((old / COLUMNS).glob("*/*.csv")):
         rel = a_csv.relative_to(old / COLUMNS)
         b_csv = new / COLUMNS / rel
         if not b_csv.exists():
             continue
-        a, b = pd.read_csv(a_csv), pd.read_csv(b_csv)
-        da = np.load(a_csv.with_suffix(".npz"))["scores"].astype(float)
-        db = np.load(b_csv.with_suffix(".npz"))["scores"].astype(float)
-        dataset, weighting, learner, split = rel.with_suffix("").parts
-        rows.append({
-            "dataset": dataset, "weighting": weighting, "learner": learner, "split": split,
-            "value_old": a["value"].iloc[0], "value_new": b["value"].iloc[0],
-            "acc_change": float(b["doc_accuracy"].iloc[0] - a["doc_accuracy"].iloc[0]),
-            "top1_agree": float((da.argmax(1) == db.argmax(1)).mean()),
-            "max_decision_change": float(np.abs(da - db).max()),
-        })
+        dataset, weighting = rel.parent.name, rel.stem
+        a = pd.read_csv(a_csv).groupby(["learner", "split"], sort=True).first()
+        b = pd.read_csv(b_csv).groupby(["learner", "split"], sort=True).first()
+        for learner, split in a.index.intersection(b.index):
+            npz = DECISIONS / dataset / weighting / learner / f"{split}.npz"
+            da = np.load(old / npz)["scores"].astype(float)
+            db = np.load(new / npz)["scores"].astype(float)
+            ra, rb = a.loc[(learner, split)], b.loc[(learner, split)]
+            rows.append({
+                "dataset": dataset, "weighting": weighting, "learner": learner, "split": split,
+                "value_old": ra["value"], "value_new": rb["value"],
+                "acc_change": float(rb["doc_accuracy"] - ra["doc_accuracy"]),
+                "top1_agree": float((da.argmax(1) == db.argmax(1)).mean()),
+                "max_decision_change": float(np.abs(da - db).max()),
+            })
     out = pd.DataFrame(rows)
     if len(out):
         out["value_same"] = out.value_old == out.value_new

@@ -21,10 +21,15 @@ def _load(name):
 
 
 def _fit(root, learner, split, value, accuracy, scores, seconds=None):
-    d = root / "data/benchmark/columns/bench_x/tf-bns" / learner
+    column = root / "data/benchmark/columns/bench_x/tf-bns.csv"
+    column.parent.mkdir(parents=True, exist_ok=True)
+    rows = pd.DataFrame({"learner": [learner] * 2, "split": [split] * 2, "task": ["a", "b"],
+                         "value": [value] * 2, "doc_accuracy": [accuracy] * 2})
+    if column.exists():
+        rows = pd.concat([pd.read_csv(column), rows], ignore_index=True)
+    rows.to_csv(column, index=False)
+    d = root / "data/benchmark/decisions/bench_x/tf-bns" / learner
     d.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame({"task": ["a", "b"], "value": [value] * 2,
-                  "doc_accuracy": [accuracy] * 2}).to_csv(d / f"{split}.csv", index=False)
     np.savez(d / f"{split}.npz", scores=np.asarray(scores, dtype=np.float32))
     if seconds is not None:
         log = root / "logs/benchmark/column/bench_x_tf-bns.log"

@@ -103,7 +103,7 @@ def test_the_tuned_protocol_is_recorded_per_run(project):
         assert t["unconverged_tasks"] == 0
 
 
-def test_supervised_weights_are_per_task_and_from_training_rows(project):
+def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_path):
     """A column's weights are one column scale per class from that split's training rows, and
     its stored decisions are those of the tuned model fitted on the rows so weighted."""
     import yaml
@@ -129,10 +129,22 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project):
     assert enc["col_weights"].shape == (corpus.Y.shape[1], cols.size)
     seed = yaml.safe_load((project / "params.yaml").read_text())["seed"]
     model = fit_model("mnb", enc, Protocol.from_params(SMALL_BENCHMARK["tuning"], seed=seed))
-    stored = np.load(root / "columns/bench_tr23/tf-delta_idf/mnb/r0f1.npz", allow_pickle=False)
+    # the decisions a column keeps on request (--decisions-dir) are this model's
+    out = tmp_path / "decisions"
+    d = "data/benchmark"
+    run(["python", "-m", "termweight", "benchmark-column", "--params", "params.yaml", "--exp",
+         "bench_tr23", "--encoding", "tf-delta_idf", "--learner", "mnb", "--names", "r0f1",
+         "--corpus", "data/corpus/tr23", "--split", f"{d}/splits/bench_tr23/{{split}}.npz",
+         "--stats", f"{d}/stats/bench_tr23/{{split}}.npz", "--out", str(tmp_path / "c.csv"),
+         "--decisions-dir", str(out)], project)
+    stored = np.load(out / "mnb/r0f1.npz", allow_pickle=False)
     assert stored["scores"].dtype == np.float32
     np.testing.assert_array_equal(stored["scores"], model_decisions(
         enc["X_test"], model, enc["col_weights"]).astype(np.float32))
+    # ... and its metrics are the pipeline's column's rows of that learner and split
+    column = pd.read_csv(root / "columns/bench_tr23/tf-delta_idf.csv")
+    mine = column[(column["learner"] == "mnb") & (column["split"] == "r0f1")]
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "c.csv"), mine.reset_index(drop=True))
     # mix-ch: a convex combination of the five RMS-scaled Kim bases, one per class, all >= 0
     mix = encode_split(corpus.X[:, cols], corpus.Y, split, scores, "ntf-mixch",
                        SMALL_BENCHMARK["mixch"])["col_weights"]
@@ -148,13 +160,14 @@ def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
     run(["python", "-m", "termweight", "benchmark-column", "--params", "params.yaml", "--exp", "bench_tr23",
          "--encoding", "ntf-mixch", "--jobs", "2", "--corpus", "data/corpus/tr23",
          "--split", f"{d}/splits/bench_tr23/{{split}}.npz",
-         "--stats", f"{d}/stats/bench_tr23/{{split}}.npz", "--out-dir", str(tmp_path)], project)
-    have = project / d / "columns/bench_tr23/ntf-mixch"
-    files = sorted(p.relative_to(have) for p in have.rglob("*.*") if p.name[0] != ".")
-    assert len(files) == 3 * 2 * 2  # learners x splits x (metrics, decisions)
-    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.*")) == files
-    for rel in files:
-        assert (tmp_path / rel).read_bytes() == (have / rel).read_bytes(), rel
+         "--stats", f"{d}/stats/bench_tr23/{{split}}.npz", "--out", str(tmp_path / "c.csv")],
+        project)
+    have = project / d / "columns/bench_tr23/ntf-mixch.csv"
+    assert (tmp_path / "c.csv").read_bytes() == have.read_bytes()
+    column = pd.read_csv(have)  # learners x splits, every task once
+    assert column.groupby(["learner", "split"]).ngroups == 3 * 2
+    assert not column.duplicated(["learner", "split", "task"]).any()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.csv"]  # no part left behind
 
 
 def test_a_new_weighting_runs_its_column_only(project, tmp_path):
@@ -179,8 +192,8 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
     after = digests(root)
     columns = [k for k in before if "/columns/" in k]
     assert columns and all(after[k] == before[k] for k in columns)
-    assert sum("/benchmark/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 3 * 2 * 2
-    assert sum("/sensitivity/columns/" in k and "/tf-chi2/" in k for k in after) == 3 * 2 * 2
+    assert sum("/benchmark/columns/" in k and k.endswith("/tf-chi2.csv") for k in after) == 3
+    assert sum("/sensitivity/columns/" in k and k.endswith("/tf-chi2.csv") for k in after) == 1
     m = json.loads((root / "reports/metrics/benchmark.json").read_text())
     assert "tf-chi2" in m["grid"]["weightings"]
 

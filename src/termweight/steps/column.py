@@ -3,19 +3,24 @@
 For one dataset's run (``bench_<dataset>``) and ONE weighting, each split's training statistics
 are scored (only the metrics this weighting needs), the split is encoded, and every learner is
 fitted (the tuned protocol when ``benchmark.tuning`` is set), predicts and is evaluated, in one
-process per split: the encoded matrices and models stay in memory. What is written, under
-``--out-dir``, per learner and split: the per-task metrics (``<learner>/<split>.csv``, what
-``aggregate`` reads) and the decision scores in float32 with the 0/1 predictions
-(``<learner>/<split>.npz``, a ``predictions`` file). A weighting's column depends on the
-dataset's splits and statistics only, so adding a weighting adds its columns and leaves every
-other weighting's files and jobs as they are.
+process per split: the encoded matrices and models stay in memory. What is written is ONE
+small table, ``--out`` (CSV): the per-task metrics of every learner and split, a row per
+(learner, split, task), what ``aggregate --learner`` reads. It is small enough to keep in git
+(DVC ``cache: false``), so a computed column is reused, checked against ``dvc.lock``, by every
+later ``dvc repro``. ``--decisions-dir`` also keeps each learner's decision scores in float32
+with the 0/1 predictions (``<learner>/<split>.npz``), for comparing two runs fit by fit; the
+pipeline does not ask for them. A weighting's column depends on the dataset's splits and
+statistics only, so adding a weighting adds its columns and leaves every other weighting's files
+and jobs as they are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import shutil
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -59,6 +64,11 @@ def cmd_column(args) -> None:
     fit = {k: v for k, v in run.get("fit", {}).items() if k != "C"}
     metrics = needed_scores([encoding])
     corpus = Corpus.load(args.corpus)
+    names = common.names(args)
+    out = Path(args.out)
+    parts = out.parent / f".{out.name}.parts"  # one table per (learner, split), from the workers
+    shutil.rmtree(parts, ignore_errors=True)
+    parts.mkdir(parents=True)
 
     def one(name):
         split = Split.load(common.fmt(args.split, split=name), n_docs=corpus.n_docs)
@@ -74,14 +84,25 @@ def cmd_column(args) -> None:
             frame = metrics_frame(corpus.classes, enc["Y_test"], enc["Y_train"], predicted,
                                   model["fitted"], decisions,
                                   model if protocol is not None else None)
-            stem = f"{args.out_dir}/{learner}/{name}"
-            with io.all_or_nothing():
-                io.save_arrays(f"{stem}.npz", scores=decisions.astype(np.float32),
-                               predicted=predicted)
-                io.write_table(f"{stem}.csv", frame)
+            frame.insert(0, "split", name)
+            frame.insert(0, "learner", learner)
+            if args.decisions_dir:
+                io.save_arrays(f"{args.decisions_dir}/{learner}/{name}.npz",
+                               scores=decisions.astype(np.float32), predicted=predicted)
+            io.write_table(parts / f"{learner}.{name}.csv", frame)
             _log_fit(name, encoding, learner, protocol, model, time.perf_counter() - t0)
 
-    common.for_each(args, one, common.names(args))
+    try:
+        common.for_each(args, one, names)
+        import pandas as pd
+
+        from termweight.intermediates import read_metrics
+
+        io.write_table(out, pd.concat([read_metrics(parts / f"{learner}.{name}.csv")
+                                       for learner in learners for name in names],
+                                      ignore_index=True))
+    finally:
+        shutil.rmtree(parts, ignore_errors=True)
 
 
 def register(sub) -> None:
@@ -97,9 +118,11 @@ def register(sub) -> None:
                    help="the weighting (python -m termweight list encodings)")
     p.add_argument("--learner", nargs="+",
                    help="learners (default: the run's, params.yaml's benchmark: learners)")
-    p.add_argument("--out-dir", required=True,
-                   help="directory for <learner>/<split>.csv (per-task metrics) and "
-                   "<learner>/<split>.npz (float32 decision scores, 0/1 predictions)")
+    p.add_argument("--out", required=True,
+                   help="the column's per-task metrics, CSV: a row per learner, split and task")
+    p.add_argument("--decisions-dir",
+                   help="also keep <learner>/<split>.npz here (float32 decision scores, 0/1 "
+                   "predictions), e.g. to compare two runs fit by fit")
     p.add_argument("--normalize", choices=("l2", "none"),
                    help="the weighted rows: l2 (unit length) or none (raw); default: "
                    "benchmark.tuning.normalize (the sensitivity study runs the other one)")

@@ -23,13 +23,20 @@ def cmd_aggregate(args) -> None:
     names = common.names(args)
     rows, runs = [], []
     for enc in exp["encodings"]:
+        column = None if "{split}" in args.metrics else _column_table(args, enc, names)
         for name in names:
-            frame = read_metrics(common.fmt(args.metrics, split=name, encoding=enc))
+            if column is None:
+                frame = read_metrics(common.fmt(args.metrics, split=name, encoding=enc))
+            else:
+                frame = column[column["split"] == name].drop(columns=["learner", "split"])
+                frame = frame.reset_index(drop=True)
             frame.insert(0, "split", name)
             frame.insert(0, "encoding", enc)
             rows.append(frame)
             ok = frame[frame["status"] == "ok"]
-            extra = (_benchmark_columns(common.fmt(args.metrics, split=name, encoding=enc), frame)
+            where = (common.fmt(args.metrics, split=name, encoding=enc) if column is None
+                     else common.fmt(args.metrics, encoding=enc))
+            extra = (_benchmark_columns(where, frame)
                      if "doc_accuracy" in frame.columns else {})
             runs.append({"encoding": enc, "split": name, **averages(ok), **extra})
     per_task = pd.concat(rows, ignore_index=True)
@@ -48,6 +55,31 @@ def cmd_aggregate(args) -> None:
                                       "skipped_tasks": int((per_task["status"] != "ok").sum())})
         io.write_table(args.out_tasks, per_task)
         io.write_table(args.out_runs, per_run)
+
+
+def _column_table(args, encoding: str, names):
+    """A benchmark column's table (``benchmark-column --out``), the rows of ``--learner``:
+    checked as every metrics table (``read_metrics``), and to hold every split of the run, each
+    task once."""
+    from termweight.errors import DataError, TermweightError
+    from termweight.intermediates import read_metrics
+
+    if not args.learner:
+        raise TermweightError(f"aggregate: --metrics {args.metrics} has no {{split}}: it is a "
+                              "benchmark column's table, and --learner says whose rows to read")
+    path = common.fmt(args.metrics, encoding=encoding)
+    frame = read_metrics(path)
+    missing = [c for c in ("learner", "split", "task") if c not in frame.columns]
+    if missing:
+        raise DataError(path, f"missing column(s) {', '.join(map(repr, missing))}")
+    mine = frame[frame["learner"] == args.learner]
+    absent = sorted(set(names) - set(mine["split"]))
+    if absent:
+        raise DataError(path, f"no rows of learner {args.learner!r} for split(s) "
+                        f"{', '.join(absent)}")
+    if mine.duplicated(["split", "task"]).any():
+        raise DataError(path, f"learner {args.learner!r}: a (split, task) appears twice")
+    return mine
 
 
 def _benchmark_columns(path, frame) -> dict:
@@ -141,7 +173,10 @@ def register(sub) -> None:
     """``aggregate``, ``table``, ``figure``, ``headlines``."""
     p = sub.add_parser("aggregate", help="per-run averages and the metrics JSON")
     p.add_argument("--metrics", required=True,
-                   help="per-task metrics template with {encoding} and {split}, written by evaluate")
+                   help="per-task metrics template with {encoding} and {split}, written by "
+                   "evaluate; without {split}: a benchmark column's table per encoding "
+                   "(benchmark-column --out), read for --learner")
+    p.add_argument("--learner", help="the learner whose rows of a column's table to read")
     p.add_argument("--out-tasks", required=True,
                    help="CSV to write: every task of every run")
     p.add_argument("--out-runs", required=True,

@@ -40,8 +40,6 @@ def profile(dataset: str, weighting: str, split_name: str | None) -> dict:
     bench = params["benchmark"]
     proto = P.Protocol.from_params(bench["tuning"], seed=params.get("seed", 0))
     root = REPO / "data/benchmark"
-    names = json.loads((root / f"splits/bench_{dataset}/index.json").read_text())
-    names = names.get("splits", names) if isinstance(names, dict) else names
     name = split_name or sorted(p.stem for p in (root / f"splits/bench_{dataset}").glob("*.npz"))[0]
     t0 = time.perf_counter()
     corpus = Corpus.load(REPO / f"data/corpus/{dataset}")
@@ -71,12 +69,8 @@ def profile(dataset: str, weighting: str, split_name: str | None) -> dict:
         for learner in bench["learners"]:
             phase["now"] = "inner"
             t = time.perf_counter()
-            if learner == "mnb":
-                grid, sc, _ = P.cv_scores(learner, enc["X_train"], enc["Y_train"],
-                                          enc.get("col_weights"), proto)
-            else:
-                grid, sc, _ = P.cv_scores(learner, enc["X_train"], enc["Y_train"],
-                                          enc.get("col_weights"), proto)
+            grid, sc, _ = P.cv_scores(learner, enc["X_train"], enc["Y_train"],
+                                      enc.get("col_weights"), proto)
             inner_s = time.perf_counter() - t
             value = float(grid[int((sc == sc.max()).argmax())])
             phase["now"] = "refit"
@@ -105,7 +99,8 @@ def main() -> None:
     ap.add_argument("--out", default=str(REPO / "benchmarks/results/profile_column.json"))
     args = ap.parse_args()
     out = Path(args.out)
-    kept = json.loads(out.read_text()) if out.exists() else {"records": []}
+    kept = json.loads(out.read_text()) if out.exists() else {}
+    kept.setdefault("records", [])
     for w in args.weightings.split(","):
         rec = profile(args.dataset, w, args.split)
         rec["date"] = datetime.now(UTC).isoformat(timespec="seconds")

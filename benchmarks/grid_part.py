@@ -1,0 +1,118 @@
+"""Compute the benchmark's grid in parts: the columns still missing or out of date, for at most
+``--minutes``, then record what finished with DVC, ready to commit.
+
+    python benchmarks/grid_part.py [--minutes 90] [--cores 2] [--dry-run]
+    git add data/benchmark dvc.lock && git commit -m "benchmark: N more columns"
+
+A column is a small table kept in git (``cache: false`` in dvc.yaml), so a part computed in one
+sitting is reused by the next: this script
+
+1. builds every benchmark dataset's splits and statistics (Snakemake; they are not in git);
+2. asks ``dvc status`` which column stages (``benchmark_column@...``,
+   ``benchmark_sensitivity_column@...``) are not up to date against ``dvc.lock``: a committed
+   column whose inputs, code and parameters are unchanged is done, every other one is to do;
+3. runs Snakemake on the columns to do, side by side on ``--cores``, and stops it (SIGTERM: a
+   column is written whole or not at all) when ``--minutes`` have passed (an out-of-date table
+   is deleted first, so only what this run wrote counts as finished);
+4. records the finished columns, and the splits and statistics they read, in ``dvc.lock``
+   (``dvc commit``: the same commands as DVC's stages, so the record is what ``dvc repro``
+   writes), and prints how many columns are done and how many remain.
+
+When none remain, ``dvc repro benchmark_report`` (or ``snakemake benchmark``) aggregates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+KINDS = {"benchmark_column": "data/benchmark/columns",
+         "benchmark_sensitivity_column": "data/benchmark/sensitivity/columns"}
+
+
+def sh(*argv, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(list(argv), cwd=REPO, check=True, text=True, **kw)
+
+
+def column_file(stage: str) -> str:
+    """``benchmark_column@tr11-tf-bns`` -> ``data/benchmark/columns/bench_tr11/tf-bns.csv``
+    (dataset keys have no hyphen; weighting names may)."""
+    kind, item = stage.split("@", 1)
+    dataset, weighting = item.split("-", 1)
+    return f"{KINDS[kind]}/bench_{dataset}/{weighting}.csv"
+
+
+def column_stages() -> list[str]:
+    names = sh("dvc", "stage", "list", "--name-only", capture_output=True).stdout.split()
+    return sorted(n for n in names if n.split("@")[0] in KINDS)
+
+
+def datasets() -> list[str]:
+    import yaml
+
+    params = yaml.safe_load((REPO / "params.yaml").read_text())
+    return list(params["benchmark"]["datasets"])
+
+
+def stale(stages: list[str]) -> set[str]:
+    """The stages ``dvc status`` reports as not up to date (a missing table included)."""
+    out = sh("dvc", "status", "--json", *stages, capture_output=True).stdout
+    return set(json.loads(out or "{}"))
+
+
+def run_for(argv: list[str], seconds: float) -> int | None:
+    """Run ``argv``; SIGTERM it after ``seconds``. Its exit code, None when stopped."""
+    proc = subprocess.Popen(argv, cwd=REPO)
+    try:
+        return proc.wait(timeout=max(seconds, 1))
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait()
+        return None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=90.0)
+    ap.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--dry-run", action="store_true", help="say what is to do, run nothing")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    prep = [f"data/benchmark/stats/bench_{d}" for d in datasets()]
+    if not args.dry_run:
+        sh("snakemake", "--cores", str(args.cores), *prep)
+    stages = column_stages()
+    todo = sorted(stale(stages))
+    print(f"{len(stages) - len(todo)} of {len(stages)} columns up to date; {len(todo)} to do",
+          flush=True)
+    if args.dry_run or not todo:
+        return
+    for s in todo:  # an out-of-date table is no result: never recorded as one
+        (REPO / column_file(s)).unlink(missing_ok=True)
+    budget = args.minutes * 60 - (time.monotonic() - t0)
+    rc = run_for(["snakemake", "--cores", str(args.cores), "--keep-going",
+                  *[column_file(s) for s in todo]], budget)
+    for parts in REPO.glob("data/benchmark/**/.*.csv.parts"):  # a stopped job's
+        shutil.rmtree(parts)
+    finished = [s for s in todo if (REPO / column_file(s)).exists()]
+    if finished:
+        upstream = [f"benchmark_{k}@{d}" for d in datasets() for k in ("split", "stats")]
+        sh("dvc", "commit", "--force", "--quiet", *upstream, *finished)
+    left = stale(stages)
+    print(f"{'stopped after the time budget' if rc is None else f'snakemake exit {rc}'}: "
+          f"{len(finished)} columns finished now, {len(stages) - len(left)} of {len(stages)} "
+          f"up to date, {len(left)} to do", flush=True)
+    if rc not in (None, 0):
+        sys.exit(rc)
+
+
+if __name__ == "__main__":
+    main()

@@ -159,6 +159,46 @@ def test_snakemake_rules_follow_the_declaration_and_params_yaml():
     assert len(runs) == len(split_names(small["ferreira"]["datasets"]["spambase"]["protocol"]))
 
 
+def test_a_paper_package_declares_snakemake_blocks_too(tmp_path, monkeypatch):
+    """A paper package's stages.yaml may carry `snakemake:` blocks as workflow/stages.yaml's
+    stages do: such a stage gets the block's rules (its fan-out, report() captions under the
+    package's `snakemake: paper:`, the paper's target), and is not also given the generic
+    one-rule-per-instance of a stage without a block."""
+    from termweight.pipeline import smkrules
+
+    home = tmp_path / "src/termweight/experiments/toy"
+    home.mkdir(parents=True)
+    (home / "caption.rst").write_text("Toy.\n")
+    toy = {"snakemake": {"paper": {"category": "Toy (2026)", "caption": "caption.rst"}},
+           "stages": {
+               "toy_run": {  # a block: one job per dataset, its table in the report
+                   "foreach": "${toy.datasets}",
+                   "do": {"cmd": "python -m termweight --log logs/dvc/toy/${key}.log headlines "
+                                 "--out reports/tables/toy_${key}.csv",
+                          "params": ["toy"], "outs": ["reports/tables/toy_${key}.csv"]},
+                   "snakemake": {"rule": "toy_run", "key": "dataset"}},
+               "toy_note": {  # no block: the generic rule
+                   "cmd": "python -m termweight --log logs/dvc/toy/note.log headlines "
+                          "--out reports/metrics/toy.json",
+                   "outs": ["reports/metrics/toy.json"]}}}
+    (home / "stages.yaml").write_text(yaml.safe_dump(toy))
+    params = {"toy": {"datasets": {"bbc": {}, "tr11": {}}}}
+    where = str(home / "stages.yaml")
+    monkeypatch.setattr(dvcyaml, "declarations",
+                        lambda root, p: [(dvcyaml.DECLARATION, {"stages": {}}), (where, toy)])
+    rules, targets = smkrules.snakemake_rules(tmp_path, params)
+    rule, = rules
+    assert rule["name"] == "toy_run" and rule["wildcards"] == {"dataset": ["bbc", "tr11"]}
+    assert rule["output"] == ["reports/tables/toy_{dataset}.csv"]
+    assert rule["report"][rule["output"][0]] == {
+        "category": "Toy (2026)", "subcategory": "Tables",
+        "caption": "../../src/termweight/experiments/toy/caption.rst"}
+    assert targets == {"toy": {"files": ["reports/tables/toy_bbc.csv",
+                                         "reports/tables/toy_tr11.csv"], "paper": True}}
+    generic = dvcyaml.package_instances(tmp_path, params)["toy"]
+    assert [i["rule"] for i in generic] == ["toy_note"]
+
+
 def test_the_source_has_no_import_cycle():
     graph = codedeps.import_graph()
     state: dict[str, int] = {}

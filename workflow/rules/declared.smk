@@ -1,16 +1,17 @@
 # The rules of the paper PACKAGES that declare their steps (termweight.experiments.papers): each
-# stage of the package's stages.yaml becomes one rule per instance, with the same command, the
-# same inputs and outputs and the same code (derived from the imports) as its DVC stage, so
-# nothing is written twice. A package paper needs no rule file: `snakemake <paper>` runs it.
-# An output whose last part has no file extension is a directory. (The five reproduced papers'
-# rules are built from workflow/stages.yaml below.)
+# stage of the package's stages.yaml without a `snakemake:` block becomes one rule per instance,
+# with the same command, the same inputs and outputs and the same code (derived from the
+# imports) as its DVC stage, so nothing is written twice. A package paper needs no rule file:
+# `snakemake <paper>` runs it. An output whose last part has no file extension is a directory.
+# (Stages with a `snakemake:` block, in workflow/stages.yaml or a package, are built below.)
 from pathlib import Path
 
 from termweight.pipeline.dvcyaml import package_instances, params_values
 
+_PACKAGE_OUTS = {}  # paper -> the outputs of its stages built here (part of its target)
 
 for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
-    _outs = []
+    _outs = _PACKAGE_OUTS.setdefault(_paper, [])
     for _i in _insts:
         _outs += _i["outs"]
 
@@ -29,17 +30,9 @@ for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
             shell:
                 _i["cmd"].replace("{", "{{").replace("}", "}}")
 
-    PAPER_TARGETS.extend(_outs)
 
-    rule:
-        name:
-            _paper
-        input:
-            _outs,
-
-
-# The rules of the stages of workflow/stages.yaml that carry a `snakemake:` block (the five
-# reproduced papers): the stage's own command for one part of its work per job (its fan-out), the
+# The rules of the stages that carry a `snakemake:` block, in workflow/stages.yaml (the five
+# reproduced papers, the benchmark) or in a paper package's stages.yaml: the stage's own command for one part of its work per job (its fan-out), the
 # files the block names beside it, report() captions and categories, and each paper's target
 # (termweight.pipeline.smkrules says what the block's keys mean).
 from termweight.pipeline.smkrules import job_input, job_params, snakemake_rules
@@ -73,6 +66,10 @@ for _spec in _DECLARED_RULES:
         shell:
             "{params.cmd}"
 
+
+for _paper, _outs in _PACKAGE_OUTS.items():  # a package paper's target: both kinds of stage
+    _t = _DECLARED_TARGETS.setdefault(_paper, {"files": [], "paper": True})
+    _t["files"] = _t["files"] + [o for o in _outs if o not in _t["files"]]
 
 for _target, _t in _DECLARED_TARGETS.items():
     if _t["paper"]:

@@ -354,12 +354,16 @@ def instances(name: str, stage: dict, params: dict) -> list[dict]:
 
 
 def package_instances(root: Path, params: dict) -> dict[str, list[dict]]:
-    """Paper -> the concrete stages its package declares (Snakemake builds its rules from them)."""
+    """Paper -> the concrete stages its package declares without a ``snakemake`` block: a rule
+    per instance (workflow/rules/declared.smk). A stage WITH a block gets the rules the block
+    describes (fan-out, report captions: ``termweight.pipeline.smkrules``)."""
     out = {}
     for where, decl in declarations(root, params)[1:]:
         paper = Path(where).parent.name
         insts = []
         for name, d in (decl.get("stages") or {}).items():
+            if d.get("snakemake") or not included(d, params):
+                continue
             for sname, s in _stage(name, d, params).items():
                 insts += instances(sname, s, params)
         out[paper] = insts

@@ -328,12 +328,6 @@ def _rule_specs(name: str, stage: dict, sm: dict, params: dict) -> list[dict]:
     return list(specs.values())
 
 
-def _declaration(root: Path) -> dict:
-    from termweight.config import read_yaml
-
-    return read_yaml(root / DECLARATION, "stage declaration")
-
-
 def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
                     fanout: str = "step") -> tuple[list[dict], dict[str, dict]]:
     """The rules of every declared stage with a ``snakemake`` block whose condition holds (and
@@ -342,19 +336,45 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
     A rule: ``name``, ``wildcards`` (name -> values), ``output`` and ``log`` patterns,
     ``threads``, ``report`` (output -> category, subcategory, caption) and ``jobs`` (sorted
     wildcard items -> ``cmd``, ``input``, ``output``, ``log``, ``tracked``). Captions are made
-    relative to ``rules_dir``, where the rules are defined."""
+    relative to ``rules_dir``, where the rules are defined. The declarations are
+    workflow/stages.yaml's and each paper package's ``stages.yaml``
+    (``termweight.pipeline.dvcyaml.declarations``)."""
+    from termweight.pipeline.dvcyaml import declarations
+
+    rules: dict[str, dict] = {}
+    targets: dict[str, dict] = {}
+    for where, decl in declarations(root, params):
+        _declared_rules(root, where, decl, params, rules_dir, fanout, rules, targets)
+    return list(rules.values()), {n: {**t, "files": list(dict.fromkeys(t["files"]))}
+                                  for n, t in targets.items()}
+
+
+def _papers_of(root: Path, where: str, decl: dict) -> tuple[dict, str | None]:
+    """``(paper name -> {category, caption (root-relative or absolute)}, the package's paper)``
+    of one declaration: workflow/stages.yaml's ``snakemake: papers:``; a paper package's
+    ``snakemake: paper:`` (its caption relative to the package), for every stage it declares."""
+    top = decl.get("snakemake") or {}
+    if "paper" not in top:
+        return top.get("papers", {}), None
+    home = Path(where).parent
+    if not home.is_absolute():
+        home = root / home
+    own = home.name
+    return {own: {**top["paper"], "caption": str(home / top["paper"]["caption"])}}, own
+
+
+def _declared_rules(root: Path, where: str, decl: dict, params: dict, rules_dir: str,
+                    fanout: str, rules: dict, targets: dict) -> None:
+    """The rules and targets of one declaration's ``snakemake`` blocks (``snakemake_rules``)."""
     import os
 
     from termweight.pipeline.dvcyaml import _stage
 
-    decl = _declaration(root)
-    papers = (decl.get("snakemake") or {}).get("papers", {})
-    rules: dict[str, dict] = {}
-    targets: dict[str, dict] = {}
+    papers, own = _papers_of(root, where, decl)
     for name, d, sm in _blocks(decl):
         if sm.get("mode", fanout) != fanout:
             continue
-        section = name.split("_", 1)[0]
+        section = own or name.split("_", 1)[0]
         paper = papers.get(section)
         if not holds(sm.get("when", section if paper else None), params):
             continue
@@ -366,10 +386,12 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
                 for o in spec["output"]:
                     if paper and o.startswith("reports/") and (
                             o.endswith((".png", ".json")) or o.startswith("reports/tables/")):
+                        caption = Path(paper["caption"])
                         spec["report"][o] = {"category": paper["category"],
                                              "subcategory": o.split("/")[1].capitalize(),
-                                             "caption": os.path.relpath(paper["caption"],
-                                                                        rules_dir)}
+                                             "caption": os.path.relpath(
+                                                 caption, root / rules_dir if
+                                                 caption.is_absolute() else rules_dir)}
                 target = sm.get("target")
                 if paper or target not in (None, "all"):
                     t = targets.setdefault(section if paper else target,
@@ -379,8 +401,6 @@ def snakemake_rules(root: Path, params: dict, rules_dir: str = "workflow/rules",
                 _merge(rules, spec, name)
     for name in (decl.get("snakemake") or {}).get("targets", []):  # defined even when empty
         targets.setdefault(name, {"files": [], "paper": False})
-    return list(rules.values()), {n: {**t, "files": list(dict.fromkeys(t["files"]))}
-                                  for n, t in targets.items()}
 
 
 def _blocks(decl: dict):

@@ -18,8 +18,8 @@ import scipy.sparse as sp
 from termweight.encoding import ThresholdEncoder
 from termweight.evaluation import confusion_counts
 from termweight.experiments import esuli
-from termweight.experiments import esuli_report as rep
 from termweight.experiments.claims import check_claims
+from termweight.experiments.esuli import report as rep
 from termweight.learners.boosting import AdaBoostMH, MPBoost
 
 

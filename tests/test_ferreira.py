@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from termweight.corpus import indicator
 from termweight.evaluation import error_rate
 from termweight.experiments import ferreira as F
-from termweight.experiments import ferreira_report as R
+from termweight.experiments.ferreira import report as R
 from termweight.selection import CMIM, FisherRatio, L0Supervised, L0Unsupervised
 from termweight.splits import make_splits
 

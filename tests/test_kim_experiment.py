@@ -210,7 +210,7 @@ def test_minimax_normalize_setting_reaches_the_estimator():
 
 
 def test_variant_keys_join_the_panel_of_their_corpus():
-    from termweight.experiments import kim_report as R
+    from termweight.experiments.kim import report as R
 
     kim = {"datasets": {
         "r8": {"dataset": "cachopo_r8", "repeats": 10},
@@ -227,7 +227,7 @@ def test_variant_keys_join_the_panel_of_their_corpus():
 
 
 def test_versus_best_base_pairs_splits_against_the_best_single_weighting():
-    from termweight.experiments.kim_report import versus_best_base
+    from termweight.experiments.kim.report import versus_best_base
 
     rows = []
     for k, (idf, rf, mix, mm) in enumerate([(0.80, 0.90, 0.91, 0.85), (0.82, 0.92, 0.95, 0.85),
@@ -329,7 +329,7 @@ def test_fit_records_liblinear_passes():
 
 
 def test_verdict_rule_flips():
-    from termweight.experiments.kim_report import paired, verdict_better
+    from termweight.experiments.kim.report import paired, verdict_better
 
     a = np.array([0.90, 0.91, 0.92, 0.90, 0.93])
     assert verdict_better(paired(a + 0.02 + 0.001 * np.arange(5), a)) == "reproduced"
@@ -365,7 +365,7 @@ def _fits_for(keys, n=2):
 
 
 def _claims(values, kim=None):
-    from termweight.experiments.kim_report import PUBLISHED, kim_claims
+    from termweight.experiments.kim.report import PUBLISHED, kim_claims
 
     pub = json.loads(PUBLISHED.read_text())["tables"]
     kim = kim or {"datasets": {k: {"dataset": k} for k in values}, "minimax": {}}
@@ -404,7 +404,7 @@ def test_claims_rf_worse_and_no_single_best_flip():
 
 def test_micro_macro_gap_identity():
     """R' - R_micro = a (rbar_small - rbar_large), on our own counts."""
-    from termweight.experiments.kim_report import micro_macro_gap
+    from termweight.experiments.kim.report import micro_macro_gap
 
     fits = _fits_for(["r8"])
     g = micro_macro_gap(fits, "r8")

@@ -87,12 +87,12 @@ def test_every_params_key_list_follows_params_yaml():
 
 def test_code_dependencies_follow_the_imports():
     kim_fit = _short(codedeps.command_code("kim-fit"))
-    assert {"experiments/kim.py", "learners/kim.py", "learners/_bundle.py",
+    assert {"experiments/kim/__init__.py", "learners/kim.py", "learners/_bundle.py",
             "statistics.py", "scoring.py", "encoding.py"} <= kim_fit
     # the report's code and the other papers' learners are not the fit's
-    assert not {"experiments/kim_report.py", "reporting.py", "learners/boosting.py",
+    assert not {"experiments/kim/report.py", "reporting.py", "learners/boosting.py",
                 "learners/modest.py", "cli.py"} & kim_fit
-    assert {"experiments/kim_report.py", "reporting.py"} <= _short(
+    assert {"experiments/kim/report.py", "reporting.py"} <= _short(
         codedeps.command_code("kim-report"))
     # the benchmark's encode runs mix-ch (weighting -> learners/kim.py): the gap found by reading;
     # mix-ch finishes a capped SVM step with mini-max's exact solver (finish_hinge_svm), so the

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 from workflow_utils import copy_project, nothing_to_do, pdf_text, require_tex, run
 
 from termweight.cli import main
 from termweight.experiments import report
+
+REPO = Path(__file__).resolve().parents[1]
 
 # --- unit tests: no TeX needed ------------------------------------------------------------------
 
@@ -49,7 +53,7 @@ def _reports(tmp_path, metrics: dict[str, dict]):
 def test_summary_lists_papers_not_run_and_differences(tmp_path, repo):
     pub = tmp_path / "published"
     pub.mkdir()
-    shutil.copy2(repo / "src/termweight/experiments/published/kim.json", pub / "kim.json")
+    shutil.copy2(repo / "src/termweight/experiments/kim/published.json", pub / "kim.json")
     reports = _reports(tmp_path, {"kim": {"headline": {"r8/mix-ch/micro_f": 0.9}}})
     tex, ran = report.summary_table(reports, pub)
     assert ran == ["kim"]
@@ -62,16 +66,16 @@ def test_summary_lists_papers_not_run_and_differences(tmp_path, repo):
 def test_sections_included_only_when_outputs_exist_and_unplaced_floats_are_listed(tmp_path):
     reports = _reports(tmp_path, {"slice": {}})
     (reports / "sections" / "slice.tex").write_text("")
-    (reports / "sections" / "esuli.tex").write_text(r"\twtable{esuli_table1}")
-    for name in ("esuli_table1", "esuli_features"):
+    for name in ("kim_r8", "kim_features"):  # the package's section places kim_r8 itself
         (reports / "tables" / f"{name}.tex").write_text("")
-    (reports / "figures" / "esuli_rounds.pdf").write_bytes(b"%PDF")
+    (reports / "figures" / "kim_rounds.pdf").write_bytes(b"%PDF")
     tex, missing = report.included_sections(reports, ["slice"])
-    assert r"\input{sections/slice}" in tex and r"\input{sections/esuli}" in tex
-    assert r"\input{sections/kim}" not in tex and "kim" in missing and "esuli" not in missing
-    more = report.remaining_floats(reports, "esuli")
-    assert r"\twtable{esuli_features}" in more and r"\twfigure{esuli_rounds}" in more
-    assert "esuli_table1" not in more  # placed by the section itself
+    section = os.path.relpath(REPO / "src/termweight/experiments/kim/section", reports)
+    assert r"\input{sections/slice}" in tex and rf"\input{{{section}}}" in tex
+    assert "esuli/section" not in tex and "esuli" in missing and "kim" not in missing
+    more = report.remaining_floats(reports, "kim")
+    assert r"\twtable{kim_features}" in more and r"\twfigure{kim_rounds}" in more
+    assert "kim_r8" not in more  # placed by the section itself
 
 
 def test_commented_latex_neither_places_floats_nor_quotes_macros(tmp_path):

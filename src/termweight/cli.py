@@ -149,8 +149,9 @@ def help_sections(sub) -> list[str]:
 def _register_experiments(sub, command: str | None = None) -> None:
     """Add the sub-commands of the ``termweight.experiments`` modules that define ``register``.
 
-    ``command`` ``<paper>-<step>`` imports only ``<paper>`` and ``<paper>_report`` (``report*``:
-    the report module); anything else (``--help``, a typo) imports them all, to list them.
+    ``command`` ``<paper>-<step>`` imports only ``<paper>`` and, for a paper package, its
+    ``report`` module (``report*``: the report module); anything else (``--help``, a typo)
+    imports them all, to list them.
     """
     import pkgutil
 
@@ -159,12 +160,15 @@ def _register_experiments(sub, command: str | None = None) -> None:
     names = sorted(info.name for info in pkgutil.iter_modules(experiments.__path__))
     if command:
         paper = "report" if command.startswith("report") else command.split("-")[0]
-        wanted = [n for n in names if n in (paper, f"{paper}_report")]
+        wanted = [n for n in names if n == paper]
         names = wanted or names
     for name in names:
         module = importlib.import_module(f"termweight.experiments.{name}")
         if hasattr(module, "register"):
             module.register(sub)
+        if hasattr(module, "__path__") and (Path(module.__file__).parent / "report.py").exists():
+            report = importlib.import_module(f"{module.__name__}.report")  # a paper package's
+            report.register(sub)
 
 
 def _fail(args, message: str, status: int = 2) -> int:

@@ -1,6 +1,6 @@
 """The reproduced papers: each declares itself once, and is discovered as the datasets are.
 
-A paper is a module or package of ``termweight.experiments`` that calls ``declare`` with a
+A paper is a package (or a module) of ``termweight.experiments`` that calls ``declare`` with a
 ``Paper``: its name (its ``snakemake`` target, its ``params.yaml`` section, the stem of its
 ``reports/metrics/<name>.json``), its title, where it stands in the report, the README's rows, and
 how its headline numbers are read. Everything that lists the papers (the report's sections and

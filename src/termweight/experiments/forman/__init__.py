@@ -63,7 +63,7 @@ from termweight.experiments.papers import declare as declare_paper
 
 log = logging.getLogger(__name__)
 
-PUBLISHED = Path(__file__).parent / "published" / "forman.json"
+PUBLISHED = Path(__file__).with_name("published.json")
 
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn")
 METRIC_LABELS = {"none": "", "idf": "IDF", "bns": "BNS", "ig": "IG", "chi2": "Chi2", "acc": "Acc",

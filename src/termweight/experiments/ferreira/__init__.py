@@ -54,7 +54,7 @@ from termweight.experiments.papers import declare as declare_paper
 
 log = logging.getLogger("termweight.ferreira")
 
-PUBLISHED = Path(__file__).with_name("published") / "ferreira.json"
+PUBLISHED = Path(__file__).with_name("published.json")
 
 TD_METHODS = ("method1", "method2", "fisher", "rp_paper", "rp_achlioptas")
 TDI_METHODS = ("method1", "method2", "mim", "cmim")

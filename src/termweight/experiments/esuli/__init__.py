@@ -38,7 +38,7 @@ values.
 
 CLI steps (``python -m termweight esuli-<step>``): ``features``, ``boost``, ``evaluate``, ``svm``
 (see ``register``); ``report`` and ``figure`` are registered by
-``termweight.experiments.esuli_report``.
+``termweight.experiments.esuli.report``.
 """
 
 from __future__ import annotations
@@ -77,9 +77,8 @@ TOLERANCE = 0.02
 
 
 def published() -> dict:
-    """The paper's printed numbers (``published/esuli.json``)."""
-    text = resources.files("termweight.experiments").joinpath("published/esuli.json").read_text(
-        encoding="utf-8")
+    """The paper's printed numbers (this package's ``published.json``)."""
+    text = resources.files(__name__).joinpath("published.json").read_text(encoding="utf-8")
     return json.loads(text)
 
 
@@ -389,7 +388,7 @@ def common_options(p, learners=True, reps=True) -> None:
 
 def register(sub) -> None:
     """``esuli-features``, ``esuli-boost``, ``esuli-evaluate``, ``esuli-svm`` (``esuli-report`` and
-    ``esuli-figure``: ``termweight.experiments.esuli_report.register``)."""
+    ``esuli-figure``: ``termweight.experiments.esuli.report.register``)."""
     p = sub.add_parser("esuli-features", help="Esuli: binary / ordinal / tf-idf matrices")
     p.add_argument("--corpus", required=True)
     p.add_argument("--out", required=True, help="template with {rep}")

@@ -1,6 +1,6 @@
 """Kim (2016) report: Tables 1-3 beside the published numbers, figures, metrics and macros.
 
-``kim-report`` reads the per-split test counts of ``kim-fit`` (src/termweight/experiments/kim.py)
+``kim-report`` reads the per-split test counts of ``kim-fit`` (src/termweight/experiments/kim/__init__.py)
 for every dataset key of ``kim:``, and the ``kim-convergence`` traces, and writes
 ``reports/tables/kim_<key>.tex`` (mean +- sd over the runs of micro-F, Kim's macro-F
 ``2P'R'/(P'+R')`` and the mean of per-problem F1, with the paper's Table 1-3 numbers beside ours,
@@ -41,7 +41,7 @@ from termweight.experiments.kim import (
     split_names_of,
 )
 
-PUBLISHED = Path(__file__).parent / "published" / "kim.json"
+PUBLISHED = Path(__file__).with_name("published.json")
 
 
 # --- report -------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
 from termweight.intermediates import check
 
-PUBLISHED = Path(__file__).with_name("published") / "mukras.json"
+PUBLISHED = Path(__file__).with_name("published.json")
 METRICS = ("ig", "chi2")
 SIMILARITIES = ("linear", "exponential", "stepwise", "confusion")
 CLASSIFIERS = ("nb", "svm", "fh")

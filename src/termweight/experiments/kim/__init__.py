@@ -17,7 +17,7 @@ one arrow each):
 - ``kim-convergence``: one task, fixed C: mix-ch's alternation (objective, alpha per round) and the
   mini-max objective by iteration and by wall time, the paper's subgradient method vs the exact
   cutting-plane solver. (Its time axis is measured, so that figure is not byte-reproducible.)
-- ``kim-report`` (``termweight.experiments.kim_report``): Tables 1-3 (mean +- sd over the
+- ``kim-report`` (``termweight.experiments.kim.report``): Tables 1-3 (mean +- sd over the
   runs) with the published numbers beside ours,
   the per-problem F figure, the convergence figure, ``reports/metrics/kim.json`` and the macros.
 

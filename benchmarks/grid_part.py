@@ -80,6 +80,8 @@ def record(names: list[str]) -> int:
     from dvc.stage.serialize import to_lockfile
     from dvc.utils.serialize import dump_yaml, load_yaml
 
+    from termweight.io import atomic_path
+
     wanted = set(names)
     with Repo(str(REPO)) as repo, repo.lock:
         stages = [s for s in repo.index.stages if s.addressing in wanted]
@@ -91,9 +93,8 @@ def record(names: list[str]) -> int:
             stage.save(allow_missing=False)
             stage.commit()
             lock["stages"].update(to_lockfile(stage))
-        tmp = REPO / ".dvc.lock.tmp"
-        dump_yaml(tmp, lock)
-        tmp.replace(REPO / "dvc.lock")
+        with atomic_path(REPO / "dvc.lock") as tmp:
+            dump_yaml(tmp, lock)
     return len(stages)
 
 

@@ -147,12 +147,9 @@ def help_sections(sub) -> list[str]:
 
 
 def _register_experiments(sub, command: str | None = None) -> None:
-    """Add the sub-commands of the ``termweight.experiments`` modules that define ``register``.
-
-    ``command`` ``<paper>-<step>`` imports only ``<paper>`` and, for a paper package, its
-    ``report`` module (``report*``: the report module); anything else (``--help``, a typo)
-    imports them all, to list them.
-    """
+    """Add the sub-commands of the ``termweight.experiments`` modules (and of a paper package's
+    ``report``) that define ``register``. ``command`` ``<paper>-<step>`` imports only ``<paper>``
+    (``report*``: the report module); anything else (``--help``, a typo) all, to list them."""
     import pkgutil
 
     from termweight import experiments

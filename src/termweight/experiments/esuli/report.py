@@ -3,7 +3,7 @@ gap to a published number with its cause, the paper's claims with a verdict, LaT
 metrics JSON and the F1-against-round figure.
 
 Everything here is computed from the pipeline's files (per-category counts, per-round curves, the
-feature summary and the corpus counts) and from ``published/esuli.json``; no number of ours is
+feature summary and the corpus counts) and from the package's ``published.json``; no number of ours is
 typed in.
 
 Claims (``claims_list``; written to ``metrics["claims"]``). The paper's claims are comparisons of

@@ -155,7 +155,7 @@ def test_run_summary_names_both_macro_averages():
 
 
 def test_published_numbers_file():
-    pub = json.loads((Path(K.__file__).parent / "published" / "kim.json").read_text())
+    pub = json.loads((Path(K.__file__).parent / "published.json").read_text())
     for key in ("r8", "webkb", "news20"):
         methods = pub["tables"][key]["methods"]
         assert list(methods) == ["idf", "chi2", "or", "ig", "rf", "mix-ch", "mini-max"]

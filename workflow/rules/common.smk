@@ -2,6 +2,7 @@
 import functools
 import glob
 import os
+from pathlib import Path
 
 from termweight.config import check_names
 from termweight.pipeline.codedeps import command_code
@@ -118,3 +119,23 @@ def other_results_digest():
         with open(p, "rb") as fh:
             h.update(hashlib.sha256(fh.read()).digest())
     return h.hexdigest()
+
+
+def paper_package_files(name):
+    """Each declared paper package's ``name`` file (section.tex, published.json), as a path of
+    this workflow: a file of the imported termweight is taken from the project's own ``src/``,
+    so the rules' inputs do not depend on which copy of termweight Python imports."""
+    import termweight
+    from termweight.experiments.papers import papers
+
+    installed = Path(termweight.__file__).resolve().parent
+    out = []
+    for paper in papers().values():
+        f = paper.file(name)
+        if f is None:
+            continue
+        f = Path(f).resolve()
+        if f.is_relative_to(installed):
+            f = Path(workflow.basedir) / "src/termweight" / f.relative_to(installed)
+        out.append(os.path.relpath(f, workflow.basedir))
+    return out

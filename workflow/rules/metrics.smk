@@ -4,17 +4,14 @@
 # is one short row; the full reports/metrics/*.json are plain outputs of their rules.
 # Run: `snakemake --cores 1 headlines`.
 
-from termweight.experiments.papers import papers as declared_papers
-
 HEADLINES = "reports/headlines.json"
 
 
 rule headlines:
     input:
         code=code_of("headlines"),
-        published=sorted(glob.glob("src/termweight/experiments/published/*.json")) + [
-            os.path.relpath(f, workflow.basedir) for p in declared_papers().values()
-            if (f := p.file("published.json")) is not None],
+        published=sorted(glob.glob("src/termweight/experiments/published/*.json"))
+        + paper_package_files("published.json"),
         results=[f"reports/metrics/{exp}.json" for exp in EXPERIMENTS],
     output:
         report(

@@ -37,12 +37,10 @@ rule report_macros:
 rule report:
     input:
         code=code_of("report"),
-        tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex")) + [
-            os.path.relpath(f, workflow.basedir) for p in declared_papers().values()
-            if (f := p.file("section.tex")) is not None],
-        published=sorted(glob.glob("src/termweight/experiments/published/*.json")) + [
-            os.path.relpath(f, workflow.basedir) for p in declared_papers().values()
-            if (f := p.file("published.json")) is not None],
+        tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex"))
+        + paper_package_files("section.tex"),
+        published=sorted(glob.glob("src/termweight/experiments/published/*.json"))
+        + paper_package_files("published.json"),
         results=lambda w: sorted(_configured_reports()),
     output:
         [

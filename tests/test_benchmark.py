@@ -544,6 +544,9 @@ def test_the_protocol_paragraph_reports_the_run():
     assert r"$\alpha$ = 0.01 in 50\%" in text  # a tie goes to the smaller value
     assert "1{,}234 of the inner fits" in text
     assert "at most 0.012 on any dataset" in text
+    equal = scores.assign(score=[0.5, 0.5, 0.7, 0.7, 0.1])
+    assert "is identical on every dataset and learner" in protocol_text(
+        tuning_cfg, tuning, equal, "macro_f1")
     raw = protocol_text({**tuning_cfg, "normalize": "none"}, tuning, scores, "macro_f1")
     assert "not normalised" in raw and "same vectors" not in raw
     assert "fixed, not tuned" in protocol_text(None, {}, scores, "macro_f1")

@@ -727,10 +727,11 @@ def protocol_text(tuning_cfg: dict | None, tuning: dict, scores: pd.DataFrame,
             wide = s[s["weighting"].isin(SAME_UNDER_L2)].pivot_table(
                 index=["dataset", "learner"], columns="weighting", values="score")
             gap = float((wide[SAME_UNDER_L2[0]] - wide[SAME_UNDER_L2[1]]).abs().max())
+            same = ("is identical on every dataset and learner" if gap == 0 else
+                    f"differs by at most {gap:.2g} on any dataset and learner (rounding)")
             text += (f" At unit length \\texttt{{{SAME_UNDER_L2[0]}}} and "
                      f"\\texttt{{{SAME_UNDER_L2[1]}}} are the same vectors: their mean "
-                     f"{MEASURE_NAMES[measure]} differs by at most {gap:.2g} on any dataset and "
-                     "learner (rounding), and they are ranked as two methods.")
+                     f"{MEASURE_NAMES[measure]} {same}, and they are ranked as two methods.")
     else:
         text += " The weighted documents are not normalised (raw weights)."
     return text

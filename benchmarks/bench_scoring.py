@@ -35,7 +35,7 @@ from sklearn.model_selection import train_test_split
 
 from termweight import io, scoring
 from termweight.datasets import get_dataset
-from termweight.datasets.fetch import fetch
+from termweight.datasets.download import fetch
 from termweight.encoding import ThresholdEncoder
 from termweight.statistics import term_stats
 from termweight.text import count_matrix, tokenize_all

@@ -19,7 +19,7 @@ import pytest
 
 from termweight.cli import main
 from termweight.datasets import DATASETS
-from termweight.datasets.fetch import ARCHIVE_DIR, STATE_FILE, ExtractLimits, fetch, safe_extract
+from termweight.datasets.download import ARCHIVE_DIR, STATE_FILE, ExtractLimits, fetch, safe_extract
 from termweight.datasets.rcv1 import TOKEN_FILES, parse_rcv1
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
 from termweight.errors import ArchiveLimitError, ChecksumError, DataError

@@ -22,7 +22,7 @@ import pytest
 from termweight.datasets.arff import parse_sparse_arff
 from termweight.datasets.cachopo import parse_cachopo_r8, read_label_tab_text
 from termweight.datasets.documents import bad_label, check_labels
-from termweight.datasets.fetch import ExtractLimits, fetch, remove_stale_temporaries, safe_extract
+from termweight.datasets.download import ExtractLimits, fetch, remove_stale_temporaries, safe_extract
 from termweight.datasets.newsgroups import parse_20news
 from termweight.datasets.ordinal import parse_amazon_beauty, read_pang_lee
 from termweight.datasets.rcv1 import read_qrels
@@ -339,7 +339,7 @@ def test_20news_archive_read_in_place_is_bounded(tmp_path, monkeypatch):
             info = tarfile.TarInfo(f"20news-bydate-train/alt.atheism/{i}")
             info.size = len(blob)
             tf.addfile(info, _io.BytesIO(blob))
-    fetch = importlib.import_module("termweight.datasets.fetch")
+    fetch = importlib.import_module("termweight.datasets.download")
     limits = fetch.ExtractLimits
     monkeypatch.setattr(fetch, "ExtractLimits", lambda: limits(max_members=10))
     with pytest.raises(ArchiveLimitError, match="more than 10 members"):

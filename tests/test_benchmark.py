@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from termweight import scoring
-from termweight.config import benchmark_runs, check_benchmark
+from termweight.config import check_benchmark
 from termweight.encoding import bm25_tf, encode
 from termweight.errors import ConfigError
 from termweight.learners.linear import (
@@ -19,6 +19,7 @@ from termweight.learners.linear import (
     rms_row_norms,
     top1_accuracy,
 )
+from termweight.settings import benchmark_runs
 
 
 def cells(tp, fp, fn, tn):

@@ -16,7 +16,7 @@ import pytest
 from termweight.datasets import DATASETS, fetch
 from termweight.datasets.arff import FORMAN19, parse_sparse_arff
 from termweight.datasets.cachopo import read_label_tab_text
-from termweight.datasets.fetch import accepted_hashes
+from termweight.datasets.download import accepted_hashes
 from termweight.datasets.newsgroups import parse_20news, posting_text
 from termweight.datasets.ordinal import balanced_subsample, parse_amazon_beauty
 from termweight.datasets.rcv1 import parse_rcv1, read_lyrl_tokens
@@ -384,7 +384,7 @@ def test_20news_reads_extracted_tree(tmp_path):
 def test_locate_follows_the_lookup_of_fetch(tmp_path):
     """Raw copy first, then the mirror's, then an archive at hand; None: only a download."""
     from termweight.datasets import get_dataset
-    from termweight.datasets.fetch import ARCHIVE_DIR, locate
+    from termweight.datasets.download import ARCHIVE_DIR, locate
 
     spec = get_dataset("oh0")  # one file, taken out of 19MclassTextWc.zip without a URL of its own
     dest, mirror = tmp_path / "raw", tmp_path / "mirror"
@@ -413,7 +413,7 @@ def test_dataset_docstring_examples_run():
     import doctest
     import importlib
 
-    for name in ("registry", "fetch"):  # the package's ``fetch`` is the function: import modules
+    for name in ("registry", "download"):  # the modules (the package's ``fetch`` is a function)
         module = importlib.import_module(f"termweight.datasets.{name}")
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from termweight.datasets.fetch import STATE_FILE, fetch, safe_extract
+from termweight.datasets.download import STATE_FILE, fetch, safe_extract
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
 from termweight.errors import ChecksumError, DataError
 

@@ -58,8 +58,9 @@ def test_a_stage_exists_when_its_condition_holds():
     params["benchmark"]["external"] = False
     without = dvcyaml.generated_stages(REPO, params)
     assert set(have) - set(without) == {
-        "benchmark_sensitivity_column", "benchmark_sensitivity_aggregate",
-        "benchmark_sensitivity", "ferreira_multiclass", "benchmark_external"}
+        "benchmark_sensitivity_column", "benchmark_sensitivity_column_mixch",
+        "benchmark_sensitivity_aggregate", "benchmark_sensitivity", "ferreira_multiclass",
+        "benchmark_external"}
     params["benchmark"]["sensitivity"] = {"datasets": [], "normalize": "none"}
     assert "benchmark_sensitivity_column" not in dvcyaml.generated_stages(REPO, params)
 
@@ -106,6 +107,38 @@ def test_code_dependencies_follow_the_imports():
     assert "datasets/bbc.py" in bbc and not {"datasets/reuters.py", "datasets/arff.py"} & bbc
 
 
+def test_only_the_mixch_columns_depend_on_kims_learner_and_settings():
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    for name, stage in stages.items():
+        if "weighting" not in stage.get("matrix", {}):
+            continue
+        kim = "src/termweight/learners/kim.py" in stage["deps"]
+        mixch = stage["matrix"]["weighting"] == ["ntf-mixch"]
+        assert kim == mixch == ("benchmark.mixch" in stage["params"]), name
+        # under the tuned protocol the fixed-C settings are read by no column
+        assert not {"benchmark.C", "benchmark.relative_C", "benchmark.max_iter"} & set(
+            stage["params"]), name
+
+
+def test_no_stage_depends_on_runner_code():
+    """Runner code (reading and validating params, atomic writes, checks, the pool, errors) is
+    no stage's dependency; what it calls in tracked modules is (io -> formats)."""
+    runner = set(codedeps.runner_modules())
+    assert {"termweight", "termweight._lazy", "termweight.config", "termweight.errors",
+            "termweight.intermediates", "termweight.io", "termweight.parallel",
+            "termweight.steps.common"} <= runner
+    files = {codedeps.relative(codedeps._modules()[m]) for m in runner}
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    for name, stage in stages.items():
+        deps = set(stage.get("do", stage).get("deps", []))
+        assert not deps & files, (name, sorted(deps & files))
+    # walked through: io's writers decide no bytes, termweight.formats does
+    assert "formats.py" in _short(codedeps.command_code("encode"))
+    # validation is not followed: the downloader is prepare's code only
+    assert "datasets/download.py" not in _short(codedeps.command_code("split"))
+    assert "datasets/download.py" in _short(codedeps.command_code("prepare"))
+
+
 def test_both_tools_list_the_same_code():
     """Snakemake's rules take their code inputs from the same derivation as dvc.yaml."""
     stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
@@ -117,6 +150,10 @@ def test_both_tools_list_the_same_code():
         if name.startswith("prepare_"):
             module = next(iter(stage["foreach"].values()))["module"]
             extra = (f"termweight.datasets.{module}",)
+        if "weighting" in stage.get("matrix", {}) and name.startswith("benchmark_"):
+            for w in stage["matrix"]["weighting"]:  # `code_by: weighting`: each item's own code
+                assert code == codedeps.command_code(cmd, extra, dvcyaml.weighting_entries(w)), w
+            continue
         assert code == codedeps.command_code(cmd, extra), name
 
 

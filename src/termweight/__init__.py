@@ -22,6 +22,9 @@ from termweight._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
+#: runner code (termweight.pipeline.codedeps): the lazy exports below are import plumbing
+RUNNER = True
+
 #: public name -> module that defines it
 _ESTIMATORS = {
     "TermEncoder": "termweight.encoding",

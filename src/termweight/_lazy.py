@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from importlib import import_module
 
+#: runner code (termweight.pipeline.codedeps): import plumbing
+RUNNER = True
+
 
 def lazy_exports(namespace: dict, exports: dict[str, str]):
     """``(__getattr__, __dir__)`` for the package whose globals are ``namespace``: a name of

@@ -29,6 +29,13 @@ import yaml
 
 from termweight.errors import ConfigError
 
+#: runner code (termweight.pipeline.codedeps): reading and validating params can only pass or
+#: raise, so this module is no stage's dependency; what derives a setting is termweight.settings
+RUNNER = True
+#: validation: not followed at all (what it checks against is no input of a result)
+PASS_OR_RAISE = ("validate", "check_split_counts", "check_names", "check_benchmark",
+                 "check_config_files", "check_workflow_config")
+
 SCHEMA_REL = Path("workflow") / "schemas" / "params.schema.yaml"
 
 
@@ -333,41 +340,6 @@ def check_names(params: dict, source: str = "params.yaml") -> None:
                                   "in this experiment's scores")
 
 
-BENCHMARK_PREFIX = "bench_"
-
-
-def benchmark_runs(params: dict) -> dict[str, dict]:
-    """The ``benchmark:`` section expanded into one generic experiment per dataset.
-
-    ``datasets`` maps a registered dataset name to ``{protocol: ...}`` (or ``{}``). Run
-    ``bench_<dataset>`` is ``{dataset, protocol, scores, encodings, learner, learners, ...}`` as an
-    ``experiments:`` entry: the dataset's own ``protocol`` (its standard split) else the section's
-    (seeded stratified 5x2 CV), ``encodings`` = the weightings (``all``:
-    ``termweight.weighting.all_encodings``), ``scores`` = the metrics they need, ``learner`` =
-    the first learner with the section's C (the generic steps' default), ``learners`` = all,
-    ``fit`` = the benchmark learners' ``{C, relative_C, max_iter}``.
-    """
-    b = params.get("benchmark")
-    if not b:
-        return {}
-    from termweight.weighting import benchmark_encodings, needed_scores
-
-    encodings = benchmark_encodings(b.get("weightings", "all"))
-    from termweight.learners.linear import DEFAULT_C
-
-    C = b.get("C", DEFAULT_C)
-    fit = {"C": C, "relative_C": bool(b.get("relative_C", False)), "max_iter": b.get("max_iter")}
-    runs = {}
-    for key, d in b["datasets"].items():
-        runs[f"{BENCHMARK_PREFIX}{key}"] = {
-            "dataset": key, "protocol": (d or {}).get("protocol", b["protocol"]),
-            "scores": needed_scores(encodings), "encodings": encodings,
-            "learner": {"name": b["learners"][0], "C": C}, "learners": list(b["learners"]),
-            "C": C, "fit": fit, "mixch": dict(b.get("mixch", {})), "benchmark": key,
-        }
-    return runs
-
-
 def check_benchmark(params: dict, source: str = "params.yaml") -> None:
     """The benchmark's datasets, weightings and learners must exist; run names must be free."""
     from termweight import datasets, scoring
@@ -376,6 +348,8 @@ def check_benchmark(params: dict, source: str = "params.yaml") -> None:
     from termweight.weighting import LEARNED, encoding_parts
 
     learners = [spec.name for spec in one_vs_rest()]
+
+    from termweight.settings import benchmark_runs
 
     runs = benchmark_runs(params)
     for name, run in runs.items():

@@ -6,6 +6,9 @@ Every message is ONE line (newlines in a detail are folded into spaces): the CLI
 
 import contextlib
 
+#: runner code (termweight.pipeline.codedeps): exceptions and messages, never a dependency
+RUNNER = True
+
 
 def one_line(text, limit: int = 500) -> str:
     """``text`` with all white space runs folded to one space, cut at ``limit`` characters."""

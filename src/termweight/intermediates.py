@@ -24,6 +24,10 @@ import scipy.sparse as sp
 from termweight import io
 from termweight.errors import DataError
 
+#: runner code (termweight.pipeline.codedeps): a check passes or raises, a read returns what the
+#: file holds
+RUNNER = True
+
 
 @dataclass(frozen=True)
 class Field:

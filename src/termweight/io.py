@@ -23,6 +23,10 @@ import scipy.sparse as sp
 
 from termweight.errors import DataError
 
+#: runner code (termweight.pipeline.codedeps): atomic writes and checked reads pass or raise; the
+#: bytes written are decided by termweight.formats, which every writing stage depends on
+RUNNER = True
+
 TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<random><suffix>" (.dvcignore'd)
 
 
@@ -120,13 +124,15 @@ def write_json(path, obj) -> None:
     Strict: a NaN or infinity anywhere is refused (``DataError`` naming the file and the
     key) instead of being written as the non-standard ``NaN``; nothing is written then.
     """
+    from termweight import formats
+
     try:
-        text = json.dumps(obj, indent=2, sort_keys=True, default=_json_default, allow_nan=False)
+        text = formats.json_text(obj)
     except ValueError:
         where = _nonfinite_key(obj) or "(a value)"
         raise DataError(path, f"refusing to write a non-finite number (NaN or infinity) at "
                               f"{where}: JSON has no such value") from None
-    write_text(path, text + "\n")
+    write_text(path, text)
 
 
 def _nonfinite_key(obj, prefix: str = "") -> str | None:
@@ -146,16 +152,6 @@ def _nonfinite_key(obj, prefix: str = "") -> str | None:
         if found:
             return found
     return None
-
-
-def _json_default(o):
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return float(o)
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
 def _refuse_constant(name):
@@ -199,43 +195,16 @@ def read_lines(path) -> list[str]:
 
 
 def save_arrays(path, **arrays) -> None:
-    """Save dense arrays and CSR matrices to one ``.npz``.
+    """Save dense arrays and CSR matrices to one ``.npz`` (layout: ``termweight.formats``).
 
     A sparse matrix ``name`` is stored as ``name.data``, ``name.indices``, ``name.indptr`` and
     ``name.shape`` so that the file opens with plain ``np.load(allow_pickle=False)``.
     """
-    flat: dict[str, np.ndarray] = {}
-    for name, value in arrays.items():
-        if sp.issparse(value):
-            m = sp.csr_matrix(value)
-            m.sort_indices()
-            flat[f"{name}.data"] = m.data
-            flat[f"{name}.indices"] = m.indices.astype(np.int32, copy=False)
-            flat[f"{name}.indptr"] = m.indptr.astype(np.int64, copy=False)
-            flat[f"{name}.shape"] = np.asarray(m.shape, dtype=np.int64)
-        else:
-            arr = np.asarray(value)
-            if arr.dtype == object:
-                raise TypeError(f"array {name!r} has dtype object; store strings as str arrays")
-            flat[name] = arr
+    from termweight import formats
+
+    flat = formats.flatten_arrays(arrays)
     with atomic_path(path, suffix=".npz") as tmp:
-        _write_npz_deterministic(tmp, flat)
-
-
-def _write_npz_deterministic(path, arrays: Mapping[str, np.ndarray]) -> None:
-    """Like ``np.savez_compressed`` but byte-stable: fixed member order and timestamps.
-
-    NumPy stamps each zip member with the current time, so two runs producing equal arrays give
-    different bytes and DVC would see a change. Here every member is dated 1980-01-01.
-    """
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            with zf.open(info, "w", force_zip64=True) as fh:
-                np.lib.format.write_array(fh, np.asarray(arrays[name], order="C"),
-                                          allow_pickle=False)
+        formats.write_npz(tmp, flat)
 
 
 class Arrays(dict):
@@ -360,14 +329,11 @@ def sha256_file(path, chunk: int = 1 << 20) -> str:
 
 def write_table(path, frame) -> None:
     """Write a pandas DataFrame as CSV or Parquet, chosen by the file suffix."""
+    from termweight import formats
+
     path = Path(path)
     with atomic_path(path) as tmp:
-        if path.suffix == ".parquet":
-            frame.to_parquet(tmp, index=False)
-        elif path.suffix == ".csv":
-            frame.to_csv(tmp, index=False, lineterminator="\n", float_format="%.10g")
-        else:
-            raise ValueError(f"{path}: unknown table suffix (use .csv or .parquet)")
+        formats.write_table(tmp, path.suffix, frame)
 
 
 def read_table(path, required=()):
@@ -391,6 +357,7 @@ def read_table(path, required=()):
 
 
 def canonical_hash(obj: Mapping) -> str:
-    """SHA-256 of a JSON-serialisable mapping with sorted keys (params hashes, provenance)."""
-    blob = json.dumps(obj, sort_keys=True, default=_json_default).encode()
-    return hashlib.sha256(blob).hexdigest()
+    """``termweight.formats.canonical_hash``: SHA-256 of a mapping with sorted keys."""
+    from termweight import formats
+
+    return formats.canonical_hash(obj)

@@ -13,6 +13,10 @@ import os
 
 from termweight.errors import TermweightError, os_error_line
 
+#: runner code (termweight.pipeline.codedeps): a pool cannot change what ``fn`` writes (the
+#: tests run every step with 1 and 2 processes and compare bytes)
+RUNNER = True
+
 _TASK: tuple | None = None  # (function, items) handed to forked workers
 
 

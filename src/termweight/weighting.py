@@ -72,6 +72,9 @@ LEARNED = {"mixch": (("ntf",), scoring.KIM_BASES),
            "igm": (("tf",), ())}
 #: the same names -> the function that computes the weights (``learned_weights``)
 _LEARNED_FUNCTIONS = {"mixch": mixch_weights, "igm": igm_weights}
+#: a benchmark column runs one entry of this table: its code is that entry's, not the table's
+#: (termweight.pipeline.codedeps): only the mix-ch columns depend on Kim's learner
+PER_ITEM = ("_LEARNED_FUNCTIONS",)
 
 
 def encoding_parts(encoding: str) -> tuple[str, str | None]:

@@ -7,9 +7,10 @@ without editing any other file.
 
 import importlib as _importlib
 import pkgutil as _pkgutil
+from typing import TYPE_CHECKING
 
+from termweight._lazy import lazy_exports
 from termweight.datasets.documents import Documents
-from termweight.datasets.fetch import fetch
 from termweight.datasets.registry import (
     DATASETS,
     DatasetSpec,
@@ -19,8 +20,18 @@ from termweight.datasets.registry import (
     register,
 )
 
+if TYPE_CHECKING:  # ``fetch`` is imported on first use: only ``prepare`` downloads
+    from termweight.datasets.download import fetch
+
+#: the package's own machinery, which declares no dataset (``download`` loads on first use)
+_MACHINERY = {"documents", "download", "registry"}
+
 for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda i: i.name):
+    if _info.name in _MACHINERY:
+        continue
     _importlib.import_module(f"{__name__}.{_info.name}")
 
 __all__ = ["DATASETS", "DatasetSpec", "Documents", "FileSpec", "code_files", "fetch", "get_dataset",
            "register"]
+
+__getattr__, __dir__ = lazy_exports(globals(), {"fetch": "termweight.datasets.download"})

@@ -4,7 +4,7 @@ Source: ``20news-bydate.tar.gz`` from http://qwone.com/~jason/20Newsgroups/ (SHA
 ``8f1b2514...95610``, the value scikit-learn pins). The mirror in ../shared/datasets holds a
 documented deterministic REPACK of the same member files (different archive bytes, SHA-256
 ``918abdaf...98e6``), accepted through ``FileSpec.mirror_sha256``. The archive is extracted by
-``termweight.datasets.fetch.fetch`` into
+``termweight.datasets.download.fetch`` into
 ``20news-bydate/20news-bydate-{train,test}/<group>/<id>``; the parser also reads the archive
 directly when it was not extracted.
 
@@ -108,7 +108,7 @@ def _iter_postings(raw_dir: Path):
     archive = raw_dir / ARCHIVE
     if not archive.is_file():
         raise DataError(archive, "file missing (run the fetch step first)")
-    from termweight.datasets.fetch import ExtractLimits
+    from termweight.datasets.download import ExtractLimits
     from termweight.errors import ArchiveLimitError
 
     limits = ExtractLimits()  # read in place: the default limits of extraction apply

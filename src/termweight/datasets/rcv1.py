@@ -72,7 +72,7 @@ def _lines(path: Path):
 
 def unverified_files(raw_dir: Path, names) -> dict[str, str]:
     """``name -> SHA-256 recorded on first use`` (or ``"not recorded"``) of unpinned files."""
-    from termweight.datasets.fetch import STATE_FILE
+    from termweight.datasets.download import STATE_FILE
     from termweight.io import read_json
 
     state = Path(raw_dir) / STATE_FILE

@@ -70,7 +70,7 @@ KIM_SINGLES = ("ntf-kim_idf", "ntf-kim_chi2", "ntf-kim_ig", "ntf-kim_rf", "ntf-k
 
 def load_runs(params: dict, template: str) -> pd.DataFrame:
     """Every run's per-split averages: columns run, dataset, learner, encoding, split, measures."""
-    from termweight.config import benchmark_runs
+    from termweight.settings import benchmark_runs
 
     frames = []
     for run, e in benchmark_runs(params).items():
@@ -504,8 +504,9 @@ def per_dataset_latex(table: pd.DataFrame, measures, learners) -> str:
 
 def cmd_benchmark_report(args) -> None:
     """runs.csv of every run and learner -> statistics, tables, figures, JSON, macros."""
-    from termweight.config import benchmark_runs, load_params
+    from termweight.config import load_params
     from termweight.reporting import save_figure, write_latex_table
+    from termweight.settings import benchmark_runs
 
     params = load_params(args.params)
     b = params["benchmark"]

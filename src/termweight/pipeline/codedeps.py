@@ -25,6 +25,22 @@ code is found that way names the extra modules itself (a dataset's declaring mod
 ``prepare``). The dispatcher (``termweight.cli``, ``termweight.__main__``) is not a dependency:
 it parses arguments and calls the step, and every argument is in the step's command, which both
 tools track.
+
+Runner code is not a dependency either: code that can only pass or raise (reading and validating
+params.yaml, atomic writes, input checks, the worker pool, errors, the package's lazy exports)
+cannot change a result's bytes. Two module-level declarations say which:
+
+- ``RUNNER = True``: the module's file is never a dependency, but the walk goes on through it, so
+  whatever it calls in other modules still is (``io.save_arrays`` -> ``formats.write_npz``);
+- ``PASS_OR_RAISE = ("check", ...)``: these functions (validation) are not followed at all.
+
+A table of functions of which each item of a stage runs one (the benchmark's learned weightings)
+is declared ``PER_ITEM = ("<TABLE>", ...)``: a stage generated per item (``code_by`` in
+workflow/stages.yaml) does not follow it, and adds the one entry its item runs instead.
+
+Anything that fills a default, derives a setting or formats bytes lives in a tracked module
+(``termweight.settings``, ``termweight.formats``); tests/test_codedeps.py holds that no stage
+lists a runner module.
 """
 
 from __future__ import annotations
@@ -65,6 +81,9 @@ class _Module:
     constants: dict[str, set[str]] = field(default_factory=dict)  # name -> names its value reads
     reexports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     discovers: str | None = None  # ``DISCOVERS = "<package>"``: it imports that package's modules
+    runner: bool = False  # ``RUNNER = True``: walked through, never a dependency itself
+    pass_or_raise: frozenset[str] = frozenset()  # ``PASS_OR_RAISE = (...)``: not followed
+    per_item: frozenset[str] = frozenset()  # ``PER_ITEM = (...)``: tables chosen from per item
 
 
 @functools.cache
@@ -156,9 +175,16 @@ def _parse(name: str) -> _Module:
             continue
         targets = (node.targets if isinstance(node, ast.Assign) else
                    [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign) else [])
-        if (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets]
-                == ["DISCOVERS"] and isinstance(node.value, ast.Constant)):
+        declared = (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and getattr(node.targets[0], "id", None))
+        if declared == "DISCOVERS" and isinstance(node.value, ast.Constant):
             mod.discovers = node.value.value
+        elif declared == "RUNNER":
+            mod.runner = ast.literal_eval(node.value) is True
+        elif declared == "PASS_OR_RAISE":
+            mod.pass_or_raise = frozenset(ast.literal_eval(node.value))
+        elif declared == "PER_ITEM":
+            mod.per_item = frozenset(ast.literal_eval(node.value))
         for t in targets:
             if isinstance(t, ast.Name) and getattr(node, "value", None) is not None:
                 mod.constants.setdefault(t.id, set()).update(
@@ -174,9 +200,10 @@ def _parse(name: str) -> _Module:
 class _Closure:
     """The files reached from a set of entry points."""
 
-    def __init__(self):
+    def __init__(self, per_item: bool = False):
         self.files: set[Path] = set()
         self._seen: set[tuple[str, str]] = set()
+        self.per_item = per_item  # leave the ``PER_ITEM`` tables out (the item names its entry)
 
     # -- whole modules and import-time code ------------------------------------------------------
 
@@ -197,7 +224,8 @@ class _Closure:
         for i in range(1, len(parts)):  # importing a.b.c runs a/__init__.py and a/b/__init__.py
             self.import_time(".".join(parts[:i]))
         mod = _parse(name)
-        self.files.add(mod.path)
+        if not mod.runner:
+            self.files.add(mod.path)
         self._scope(name, mod.toplevel, {})
         self.names(name, sorted(mod.toplevel_called & (set(mod.defs) | set(mod.constants))))
 
@@ -229,6 +257,10 @@ class _Closure:
             if (module, d) in self._seen:
                 continue
             self._seen.add((module, d))
+            if d in mod.pass_or_raise:  # validation: it passes or raises, nothing else
+                continue
+            if self.per_item and d in mod.per_item:  # each item adds the entry it runs
+                continue
             if d in mod.defs:
                 scope = mod.defs[d]
                 if mod.discovers and ("import_module" in scope.names
@@ -286,8 +318,8 @@ def _dispatcher_files() -> set[Path]:
     return {_modules()[m] for m in DISPATCHER if m in _modules()}
 
 
-def _closure(entries) -> _Closure:
-    c = _Closure()
+def _closure(entries, per_item: bool = False) -> _Closure:
+    c = _Closure(per_item)
     for module, func in entries:
         if func is None:
             c.module(module)
@@ -297,10 +329,10 @@ def _closure(entries) -> _Closure:
     return c
 
 
-def code_files(entries: list[tuple[str, str | None]]) -> list[str]:
+def code_files(entries: list[tuple[str, str | None]], per_item: bool = False) -> list[str]:
     """Sorted ``src/termweight/...`` paths reached from ``entries``: (module, function, or None
-    for the whole module)."""
-    files = _closure(entries).files - _dispatcher_files()
+    for the whole module); ``per_item``: the ``PER_ITEM`` tables are not followed."""
+    files = _closure(entries, per_item).files - _dispatcher_files()
     return sorted(relative(p) for p in files)
 
 
@@ -320,12 +352,21 @@ def command_entries() -> dict[str, tuple[str, str]]:
 
 
 @functools.cache
-def command_code(command: str, extra_modules: tuple[str, ...] = ()) -> list[str]:
-    """The files sub-command ``command`` runs (plus all of ``extra_modules``)."""
+def command_code(command: str, extra_modules: tuple[str, ...] = (),
+                 item_entries: tuple[tuple[str, str], ...] | None = None) -> list[str]:
+    """The files sub-command ``command`` runs (plus all of ``extra_modules``); with
+    ``item_entries`` ((module, function) pairs, maybe none), one item's code: the ``PER_ITEM``
+    tables left out, those entries in."""
     entries = command_entries()
     if command not in entries:
         raise KeyError(f"no sub-command {command!r} in python -m termweight")
-    return code_files([entries[command], *((m, None) for m in extra_modules)])
+    return code_files([entries[command], *((m, None) for m in extra_modules),
+                       *(item_entries or ())], per_item=item_entries is not None)
+
+
+def runner_modules() -> list[str]:
+    """The modules that declare ``RUNNER = True`` (never a stage's dependency)."""
+    return sorted(name for name in _modules() if _parse(name).runner)
 
 
 def import_graph() -> dict[str, set[str]]:

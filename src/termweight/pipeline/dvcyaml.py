@@ -156,6 +156,68 @@ def _code(body: dict, where: str, extra: tuple[str, ...] = ()) -> list[str]:
         raise ConfigError(f"{where}: {exc.args[0]}") from None
 
 
+def weighting_entries(encoding: str) -> tuple[tuple[str, str], ...]:
+    """The code one benchmark weighting runs beyond the column's own: the ``(module, function)``
+    of its learned weighting (``termweight.weighting.LEARNED``) or of its registered metric
+    (``termweight.scoring.METRICS``, maybe in a module of its own); none for a plain base."""
+    from termweight import scoring, weighting
+
+    _, metric = weighting.encoding_parts(encoding)
+    if metric is None:
+        return ()
+    if metric in weighting.LEARNED:
+        func = weighting._LEARNED_FUNCTIONS[metric]
+    elif metric in scoring.METRICS:
+        func = scoring.METRICS[metric][0]
+    else:
+        return ()
+    return ((func.__module__, getattr(func, "__name__", "")),)
+
+
+def _params_for(body: dict, params: dict, extra=()) -> list:
+    """The stage's params keys: ``{key: k, unless: other}`` only while ``other`` is absent (a
+    setting that is not read then), plus ``extra``."""
+    out = []
+    for p in [*(body.get("params") or []), *extra]:
+        if isinstance(p, dict) and "unless" in p:
+            if holds(p["unless"], params):
+                continue
+            p = p["key"]
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -> dict[str, dict]:
+    """``code_by: <matrix name>``: one stage per distinct code (and params) among that name's
+    values: the stage keeps ``name`` for the group of values with no code of their own, the
+    others are ``<name>_<weighting>`` (e.g. ``benchmark_column_mixch``: only the mix-ch
+    columns depend on Kim's learner and on ``benchmark.mixch``, from ``item_params``)."""
+    dim = decl.pop("code_by")
+    item_params = decl.pop("item_params", {}) or {}
+    groups: dict[tuple, dict] = {}
+    for value in decl["matrix"][dim]:
+        entries = weighting_entries(value)
+        from termweight.pipeline.codedeps import command_code
+
+        code = command_code(_command(body["cmd"], where), (), entries)
+        keys = _params_for(body, params, item_params.get(value, ()))
+        g = groups.setdefault((tuple(code), tuple(map(str, keys))),
+                              {"values": [], "code": code, "params": keys, "own": bool(entries)})
+        g["values"].append(value)
+        g["own"] = g["own"] and bool(entries)
+    out = {}
+    for g in groups.values():
+        tag = "" if not g["own"] else "_" + "_".join(
+            dict.fromkeys(re.sub(r"\W", "_", v.partition("-")[2]) for v in g["values"]))
+        out[name + tag] = _clean({**{k: v for k, v in decl.items() if k not in ("do", "code")},
+                                  **body, "params": g["params"], "deps": body["deps"] + g["code"],
+                                  "matrix": {**decl["matrix"], dim: g["values"]}})
+    if len(out) != len(groups):
+        raise ConfigError(f"{where}: two groups of `code_by` share a name")
+    return dict(sorted(out.items()))
+
+
 def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dict[str, dict]:
     """One declared stage -> the generated stage(s); ``registered``: a ``{datasets: kind}``
     loop over every registered dataset of that kind (see ``_dataset_items``)."""
@@ -178,6 +240,12 @@ def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dic
     for key in ("outs", "metrics", "plots"):
         if key in body:
             body[key] = _expand_list(body[key], params, where)
+    if "code_by" in decl:
+        return _by_item_code(name, decl, {k: v for k, v in body.items()
+                                          if k not in ("matrix", "code_by", "item_params")},
+                             params, where)
+    if body.get("params"):
+        body["params"] = _params_for(body, params)
     if group is None:
         if any("${item" in c for c in code_decl):
             raise ConfigError(f"{where}: `code` names an item: add `group_by_code`")

@@ -45,7 +45,7 @@ DVC generator ignores it. Its keys (all optional):
     the params.yaml values whose change reruns the job: a dotted key (``key?``: None when absent),
     ``{keys: k}`` (a mapping's keys), ``{k: [names]}`` (those entries of a mapping),
     ``{k: {except: [names]}}`` (the others) or ``{benchmark_run: "bench_<dataset>.<field>"}`` (a
-    value of the benchmark's generic run, ``termweight.config.benchmark_runs``).
+    value of the benchmark's generic run, ``termweight.settings.benchmark_runs``).
 ``drop``
     ``[{when: condition, options: [...], paths: [...]}]``: unless the condition holds, the
     options (with their values) are left out of the command and the paths out of the files.
@@ -136,7 +136,7 @@ class _Context:
                 out.append(list(_value(self.params, self(sel), self.where)))
                 continue
             if dotted == "benchmark_run":  # a value of the benchmark's generic run
-                from termweight.config import benchmark_runs
+                from termweight.settings import benchmark_runs
 
                 run, field = self(sel).split(".", 1)
                 out.append(_lookup(benchmark_runs(self.params)[run], field, self.where))

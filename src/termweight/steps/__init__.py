@@ -22,3 +22,6 @@ read once per command, option helpers). The papers' steps live in ``termweight.e
 
 #: the step modules, in the order their sub-commands are listed
 MODULES = ("catalogue", "data", "split", "features", "learn", "results", "workflow")
+
+#: runner code (termweight.pipeline.codedeps): the list of step modules
+RUNNER = True

@@ -74,7 +74,7 @@ def dataset_status(spec, raw: str = "data/raw/{dataset}", mirror=None) -> tuple[
     """
     from pathlib import Path
 
-    from termweight.datasets.fetch import locate, mirror_dir_of
+    from termweight.datasets.download import locate, mirror_dir_of
 
     if not spec.files:
         return "bundled", ""

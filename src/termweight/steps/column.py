@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from termweight import io
+from termweight.settings import learner_C
 from termweight.steps import common
 
 log = logging.getLogger("termweight")
@@ -60,7 +61,7 @@ def cmd_column(args) -> None:
             raise TermweightError(f"{args.params}: --normalize needs the tuned protocol "
                                   "(benchmark: tuning)")
         protocol = dataclasses.replace(protocol, normalize=args.normalize)
-    C = common.learner_C(run)
+    C = learner_C(run)
     fit = {k: v for k, v in run.get("fit", {}).items() if k != "C"}
     metrics = needed_scores([encoding])
     corpus = Corpus.load(args.corpus)

@@ -6,6 +6,10 @@ import logging
 
 from termweight.errors import TermweightError
 
+#: runner code (termweight.pipeline.codedeps): options, paths and the experiment as read; what
+#: derives a setting is termweight.settings, followed through these helpers
+RUNNER = True
+
 log = logging.getLogger("termweight")
 
 DOCUMENTS_HELP = "documents directory written by prepare (documents.parquet, documents.json)"
@@ -90,14 +94,6 @@ def prune(args, template: str) -> None:
             log.info("removed %s (not a split or encoding of this configuration)", path)
 
 
-def learner_C(exp: dict) -> float:
-    """The experiment's learner C: ``learner: {C: ...}`` in params.yaml, else the one default
-    (``termweight.learners.linear.DEFAULT_C``)."""
-    from termweight.learners.linear import DEFAULT_C
-
-    return float(exp.get("learner", {}).get("C", DEFAULT_C))
-
-
 def experiment(args) -> tuple[dict, dict]:
     """``(params, the experiment's entry)``, read and validated once per command (cached on args:
     a job asks for its split names once per encoding, and re-reading cost 0.18 s each time)."""
@@ -116,7 +112,7 @@ def _read_experiment(args) -> tuple[dict, dict]:
     try:
         return params, params["experiments"][args.exp]
     except KeyError:
-        from termweight.config import benchmark_runs  # a benchmark run, bench_<dataset key>
+        from termweight.settings import benchmark_runs  # a benchmark run, bench_<dataset key>
 
         run = benchmark_runs(params).get(args.exp)
         if run is not None:

@@ -28,7 +28,7 @@ def cmd_prepare(args) -> None:
             mirror = params.get("mirror")
     raw = None
     if spec.files:
-        from termweight.datasets.fetch import (
+        from termweight.datasets.download import (
             ExtractLimits,
             fetch,  # the function (the package re-exports it)
         )

@@ -10,6 +10,7 @@ import numpy as np
 
 from termweight import io
 from termweight.intermediates import load
+from termweight.settings import learner_C
 from termweight.steps import common
 
 log = logging.getLogger("termweight")
@@ -19,9 +20,9 @@ def cmd_train(args) -> None:
     # C (and the benchmark's relative_C, max_iter) reach the learner through params.yaml only;
     # without --params (a step run by hand), the one default
     exp = common.experiment(args)[1] if args.params else {}
-    C = common.learner_C(exp)
+    C = learner_C(exp)
     learner = getattr(args, "learner", None)
-    # the benchmark's learners (--learner): its C, relative_C and max_iter (config.benchmark_runs)
+    # the benchmark's learners (--learner): its C, relative_C and max_iter (settings.benchmark_runs)
     fit = {k: v for k, v in exp.get("fit", {}).items() if k != "C"} if learner else {}
 
     protocol = _protocol(args) if learner else None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from termweight import io
 from termweight.intermediates import read_runs
+from termweight.settings import learner_C
 from termweight.steps import common
 
 log = logging.getLogger("termweight")
@@ -138,7 +139,7 @@ def cmd_table(args) -> None:
                                                                s["micro_accuracy_se"], strict=True)],
     })
     n = runs["split"].nunique()
-    caption = (f"{latex_escape(exp['dataset'])}: LinearSVC (C={common.learner_C(exp)}) "
+    caption = (f"{latex_escape(exp['dataset'])}: LinearSVC (C={learner_C(exp)}) "
                f"one-vs-rest, mean $\\pm$ standard error over {n} splits "
                f"({latex_escape(args.exp)}).")
     write_latex_table(args.out, frame, caption, f"tab:{args.exp}", escape=False)

@@ -1,0 +1,50 @@
+"""Settings derived from params.yaml: the values a step computes with that no key spells out.
+
+Reading and validating params.yaml is runner code (``termweight.config``: it passes or raises);
+what fills a default or expands a section is here, so that every stage that computes with it
+depends on this file (``termweight.pipeline.codedeps``).
+"""
+
+from __future__ import annotations
+
+BENCHMARK_PREFIX = "bench_"
+
+
+def learner_C(exp: dict) -> float:
+    """The experiment's learner C: ``learner: {C: ...}`` in params.yaml, else the one default
+    (``termweight.learners.linear.DEFAULT_C``)."""
+    from termweight.learners.linear import DEFAULT_C
+
+    return float(exp.get("learner", {}).get("C", DEFAULT_C))
+
+
+def benchmark_runs(params: dict) -> dict[str, dict]:
+    """The ``benchmark:`` section expanded into one generic experiment per dataset.
+
+    ``datasets`` maps a registered dataset name to ``{protocol: ...}`` (or ``{}``). Run
+    ``bench_<dataset>`` is ``{dataset, protocol, scores, encodings, learner, learners, ...}`` as an
+    ``experiments:`` entry: the dataset's own ``protocol`` (its standard split) else the section's
+    (seeded stratified 5x2 CV), ``encodings`` = the weightings (``all``:
+    ``termweight.weighting.all_encodings``), ``scores`` = the metrics they need, ``learner`` =
+    the first learner with the section's C (the generic steps' default), ``learners`` = all,
+    ``fit`` = the benchmark learners' ``{C, relative_C, max_iter}``.
+    """
+    b = params.get("benchmark")
+    if not b:
+        return {}
+    from termweight.learners.linear import DEFAULT_C
+    from termweight.weighting import benchmark_encodings, needed_scores
+
+    encodings = benchmark_encodings(b.get("weightings", "all"))
+    scores = needed_scores(encodings)  # the same for every dataset: computed once
+    C = b.get("C", DEFAULT_C)
+    fit = {"C": C, "relative_C": bool(b.get("relative_C", False)), "max_iter": b.get("max_iter")}
+    runs = {}
+    for key, d in b["datasets"].items():
+        runs[f"{BENCHMARK_PREFIX}{key}"] = {
+            "dataset": key, "protocol": (d or {}).get("protocol", b["protocol"]),
+            "scores": list(scores), "encodings": encodings,
+            "learner": {"name": b["learners"][0], "C": C}, "learners": list(b["learners"]),
+            "C": C, "fit": fit, "mixch": dict(b.get("mixch", {})), "benchmark": key,
+        }
+    return runs

@@ -6,6 +6,8 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version
 
 sys.path.insert(0, f"{workflow.basedir}/workflow/scripts")
+# this checkout's own code, whatever `pip install -e` pointed at (src/termweight/checkout.py)
+sys.path.insert(0, f"{workflow.basedir}/src")
 import dvc_sync  # noqa: E402  (workflow glue: the lock between Snakemake and DVC, DVC's cache)
 import scheduler_fix  # noqa: E402  (workflow glue: one scheduler re-evaluation timer, not one per job)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from workflow_utils import TINY_BENCHMARK_REPORTS, copy_project, digests, run
+from workflow_utils import GSS_MODULE, TINY_BENCHMARK_REPORTS, copy_project, digests, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
@@ -48,21 +48,28 @@ def test_snakemake_outputs_match_the_dvc_lock(both, tmp_path):
 
 
 def test_a_new_weighting_stales_its_columns_only(tiny_bench_dvc, tmp_path):
-    """One more weighting in params.yaml: after regenerating dvc.yaml, DVC has its new column
-    on each dataset to run, the aggregates (their params) and the report, and nothing else."""
+    """A new weighting written as NEW code (a module of termweight.weightings) and named in
+    params.yaml: after regenerating dvc.yaml, DVC has its new column on each dataset to run, the
+    aggregates (their params) and the report, and nothing else: no other column, split or
+    statistics stage depends on the new module."""
     import yaml
 
     root = copy_project(tiny_bench_dvc, tmp_path / "more")
+    (root / "src/termweight/weightings/gss.py").write_text(GSS_MODULE)
     params = yaml.safe_load((root / "params.yaml").read_text())
-    params["benchmark"]["weightings"].append("tf-chi2")
+    params["benchmark"]["weightings"].append("tf-gss")
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     run(["python", "-m", "termweight", "dvc-yaml"], root)
     status = json.loads(run(["dvc", "status", "--json", "--with-deps", "benchmark_report"],
                             root).stdout)
-    assert set(status) == {"benchmark_column@tr11-tf-chi2", "benchmark_column@tr12-tf-chi2",
+    assert set(status) == {"benchmark_column_gss@tr11-tf-gss", "benchmark_column_gss@tr12-tf-gss",
                            "benchmark_aggregate@tr11-linearsvc", "benchmark_aggregate@tr11-mnb",
                            "benchmark_aggregate@tr12-linearsvc", "benchmark_aggregate@tr12-mnb",
                            "benchmark_report"}, sorted(status)
+    generated = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
+    owners = {n for n, st in generated.items()
+              if "src/termweight/weightings/gss.py" in st.get("do", st).get("deps", [])}
+    assert owners == {"benchmark_column_gss"}
 
 
 def test_a_clone_reuses_the_committed_columns(tiny_bench_dvc, tmp_path):

@@ -171,14 +171,17 @@ def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
 
 
 def test_a_new_weighting_runs_its_column_only(project, tmp_path):
-    """Registering one more weighting reruns its column on each dataset, the aggregates and the
-    report, and leaves every other weighting's files as they were."""
+    """A new weighting written as new code (a module of termweight.weightings) and named in
+    params.yaml reruns its column on each dataset, the aggregates and the report, and leaves
+    every other weighting's files as they were."""
     import yaml
+    from workflow_utils import GSS_MODULE
 
     root = copy_project(project, tmp_path / "more")
     before = digests(root)
+    (root / "src/termweight/weightings/gss.py").write_text(GSS_MODULE)
     params = yaml.safe_load((root / "params.yaml").read_text())
-    params["benchmark"]["weightings"].append("tf-chi2")
+    params["benchmark"]["weightings"].append("tf-gss")
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
@@ -192,10 +195,10 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
     after = digests(root)
     columns = [k for k in before if "/columns/" in k]
     assert columns and all(after[k] == before[k] for k in columns)
-    assert sum("/benchmark/columns/" in k and k.endswith("/tf-chi2.csv") for k in after) == 3
-    assert sum("/sensitivity/columns/" in k and k.endswith("/tf-chi2.csv") for k in after) == 1
+    assert sum("/benchmark/columns/" in k and k.endswith("/tf-gss.csv") for k in after) == 3
+    assert sum("/sensitivity/columns/" in k and k.endswith("/tf-gss.csv") for k in after) == 1
     m = json.loads((root / "reports/metrics/benchmark.json").read_text())
-    assert "tf-chi2" in m["grid"]["weightings"]
+    assert "tf-gss" in m["grid"]["weightings"]
 
 
 def test_the_sensitivity_study_compares_raw_with_unit_length_rows(project):

@@ -139,6 +139,21 @@ def nothing_to_do(root: Path, targets=()) -> bool:
 
 #: A tiny benchmark (two of Forman's smallest sets, 2-fold CV, three weightings, two learners):
 #: the DVC and Slurm runs of the benchmark family are compared with Snakemake's on it.
+#: a NEW weighting, written as a module of its own (docs/benchmark.md, "Adding a weighting")
+GSS_MODULE = '''"""GSS coefficient (Galavotti, Sebastiani & Simi 2000)."""
+
+from termweight import scoring
+
+
+def gss(tp, fp, fn, tn):
+    """GSS: P(t,c) P(~t,~c) - P(t,~c) P(~t,c)."""
+    return (tp * tn - fp * fn) / (tp + fp + fn + tn) ** 2
+
+
+scoring.register_weighting("gss", gss, bases=("tf",))
+'''
+
+
 TINY_BENCHMARK = {
     "datasets": {"tr11": {}, "tr12": {}},
     "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},

@@ -489,3 +489,19 @@ register_weighting("delta_idf", delta_idf, bases=("tf",),
                                "(Martineau & Finin 2009; Paltoglou & Thelwall 2010)")
 # tf-igm is not a per-(task, term) cell metric (it reads every class's frequency at once): it is
 # computed from the training statistics in the encode step (termweight.weighting.LEARNED).
+
+
+def _load_weighting_modules() -> None:
+    """Import every module of [termweight.weightings][] (each registers its weightings). The
+    import is dynamic on purpose: a stage depends on such a module only through the benchmark
+    column or experiment that names its weighting (``code_by`` in workflow/stages.yaml)."""
+    import importlib
+    import pkgutil
+
+    from termweight import weightings
+
+    for info in sorted(pkgutil.iter_modules(weightings.__path__), key=lambda i: i.name):
+        importlib.import_module(f"{weightings.__name__}.{info.name}")
+
+
+_load_weighting_modules()

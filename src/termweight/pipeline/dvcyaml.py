@@ -160,18 +160,23 @@ def weighting_entries(encoding: str) -> tuple[tuple[str, str], ...]:
     """The code one benchmark weighting runs beyond the column's own: the ``(module, function)``
     of its learned weighting (``termweight.weighting.LEARNED``) or of its registered metric
     (``termweight.scoring.METRICS``, maybe in a module of its own); none for a plain base."""
-    from termweight import scoring, weighting
+    from termweight import weighting
 
     _, metric = weighting.encoding_parts(encoding)
     if metric is None:
         return ()
     if metric in weighting.LEARNED:
         func = weighting._LEARNED_FUNCTIONS[metric]
-    elif metric in scoring.METRICS:
-        func = scoring.METRICS[metric][0]
-    else:
-        return ()
-    return ((func.__module__, getattr(func, "__name__", "")),)
+        return ((func.__module__, func.__name__),)
+    return metric_entries([metric])
+
+
+def metric_entries(metrics) -> tuple[tuple[str, str], ...]:
+    """The ``(module, function)`` of each registered metric named (a weighting module's own)."""
+    from termweight import scoring
+
+    funcs = [scoring.METRICS[m][0] for m in metrics if m in scoring.METRICS]
+    return tuple(dict.fromkeys((f.__module__, getattr(f, "__name__", "")) for f in funcs))
 
 
 def _params_for(body: dict, params: dict, extra=()) -> list:
@@ -193,13 +198,15 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
     values: the stage keeps ``name`` for the group of values with no code of their own, the
     others are ``<name>_<weighting>`` (e.g. ``benchmark_column_mixch``: only the mix-ch
     columns depend on Kim's learner and on ``benchmark.mixch``, from ``item_params``)."""
+    from termweight.pipeline.codedeps import command_code
+
     dim = decl.pop("code_by")
     item_params = decl.pop("item_params", {}) or {}
+    if "foreach" in decl:  # `code_by: scores` over the experiments: the metrics each one names
+        return _foreach_by_item_code(name, decl, body, params, where, dim)
     groups: dict[tuple, dict] = {}
     for value in decl["matrix"][dim]:
         entries = weighting_entries(value)
-        from termweight.pipeline.codedeps import command_code
-
         code = command_code(_command(body["cmd"], where), (), entries)
         keys = _params_for(body, params, item_params.get(value, ()))
         g = groups.setdefault((tuple(code), tuple(map(str, keys))),
@@ -216,6 +223,33 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
     if len(out) != len(groups):
         raise ConfigError(f"{where}: two groups of `code_by` share a name")
     return dict(sorted(out.items()))
+
+
+def _foreach_by_item_code(name: str, decl: dict, body: dict, params: dict, where: str,
+                          key: str) -> dict[str, dict]:
+    """``code_by: scores`` on a stage over ``${experiments}``: the experiments whose metrics
+    are all the command's own keep one stage ``name`` (looping over ``${experiments}`` as
+    declared); one naming a metric of a weighting module gets ``<name>_<metric...>``, which
+    alone depends on that module."""
+    from termweight.pipeline.codedeps import command_code
+
+    items = _lookup(params, decl["foreach"].strip("${} "), where)
+    base = command_code(_command(body["cmd"], where), (), ())
+    groups: dict[tuple, dict] = {}
+    for k, item in items.items():
+        code = command_code(_command(body["cmd"], where), (), metric_entries(item.get(key, [])))
+        tag = "" if code == base else "_" + "_".join(
+            re.sub(r"\W", "_", m) for m in item.get(key, []) if metric_entries([m]) and
+            command_code(_command(body["cmd"], where), (), metric_entries([m])) != base)
+        groups.setdefault(tag, {"items": {}, "code": code})["items"][k] = item
+    out = {}
+    for tag, g in sorted(groups.items()):
+        loop = decl["foreach"] if len(groups) == 1 else g["items"]
+        stage = {**body, "deps": body["deps"] + g["code"]}
+        if body.get("params"):
+            stage["params"] = _params_for(body, params)
+        out[name + (tag if len(groups) > 1 else "")] = {"foreach": loop, "do": _clean(stage)}
+    return out
 
 
 def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dict[str, dict]:

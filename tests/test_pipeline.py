@@ -5,6 +5,7 @@ steps that import it out of date, under `snakemake -n` and `dvc status` alike.""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -505,3 +506,25 @@ def test_a_changed_protocol_leaves_no_old_split_in_the_directories(bbc_corpus, t
     for d in ("splits", "stats", "scores", "enc/binary"):
         assert {p.name for p in (tmp_path / d).glob("*.npz")} == want, d
     assert not list((tmp_path / "enc/tf").glob("*.npz"))
+
+
+@pytest.mark.slow
+def test_the_stale_table_and_the_docs_quoting_it_are_current():
+    """benchmarks/results/stale_table.json ("after") is what benchmarks/stale_table.py measures on
+    this dvc.yaml, and the docs quote its count for scoring.py."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("stale_table", REPO / "benchmarks/stale_table.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    committed = json.loads((REPO / "benchmarks/results/stale_table.json").read_text())["after"]
+    old = os.getcwd()
+    try:
+        os.chdir(REPO)
+        now = module.measure()
+    finally:
+        os.chdir(old)
+    assert now["stales"] == committed["stales"] and now["stages"] == committed["stages"]
+    quoted = f"{committed['stales']['src/termweight/scoring.py']:,} of the {committed['stages']:,}"
+    for doc in ("docs/benchmark.md", "docs/extending.md"):
+        assert quoted in " ".join((REPO / doc).read_text().split()), doc

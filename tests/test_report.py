@@ -106,6 +106,34 @@ def test_without_tex_the_sources_are_written_and_the_message_is_clear(tmp_path, 
     assert r"\newcommand{\ProvParamsHash}" in prov and "not a git checkout" in prov
 
 
+def test_a_rebuild_from_the_same_inputs_rewrites_neither_stamp_nor_pdf(tmp_path, repo,
+                                                                      monkeypatch):
+    """A fresh clone's quick start regenerates the same results: the stamp (which would name the
+    new commit) and the PDF stay as committed, so `git status` stays clean; a changed input
+    writes a new stamp."""
+    reports = _reports(tmp_path, {})
+    shutil.copy2(repo / "params.yaml", tmp_path / "params.yaml")
+    shutil.copytree(repo / "workflow/schemas", tmp_path / "workflow/schemas")
+    monkeypatch.setattr(report, "tex_available", lambda: (False, "latexmk, pdflatex"))
+    pdf = reports / "paper.pdf"
+    argv = ["report", "--params", str(tmp_path / "params.yaml"), "--reports", str(reports),
+            "--root", str(tmp_path), "--pdf", str(pdf),
+            "--published", str(repo / "src/termweight/experiments/published")]
+    assert main(argv) == 0
+    stamp = reports / "macros/provenance.tex"
+    first = stamp.read_bytes()
+    pdf.write_bytes(b"%PDF built from these inputs")
+    stamp.write_bytes(first.replace(b"not a git checkout", b"not a git checkout (as built)"))
+    kept = stamp.read_bytes()
+    assert main(argv) == 0
+    assert stamp.read_bytes() == kept and pdf.read_bytes() == b"%PDF built from these inputs"
+    (reports / "tables").mkdir(exist_ok=True)
+    (reports / "tables/new.tex").write_text("a changed result\n")
+    assert main(argv) == 0
+    assert stamp.read_bytes() not in (kept, first)  # rewritten for the new inputs
+    assert report.recorded_provenance(stamp)["inputs"] == report.inputs_digest(reports, tmp_path)
+
+
 def test_provenance_names_the_datasets_behind_the_shown_numbers(tmp_path, repo):
     # only the offline default's results: bbc alone, whatever else is on disk or declared
     reports = tmp_path / "reports"

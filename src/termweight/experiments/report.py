@@ -17,6 +17,9 @@ changes with every commit, including the one that records the outputs), so the b
 DVC's hashes; everything DVC hashes is a pure function of its dependencies. The date printed is the
 commit date of the source (or ``SOURCE_DATE_EPOCH``), never the wall clock, and pdfTeX is told to
 omit its own dates and trailer id, so rebuilding at the same commit gives the same PDF bytes.
+The stamp also records a digest of the PDF's inputs (``inputs_digest``): a run whose inputs are
+the recorded ones rewrites neither the stamp nor the PDF, so rebuilding an unchanged checkout (a
+fresh clone's quick start) leaves ``git status`` clean.
 """
 
 from __future__ import annotations
@@ -500,7 +503,41 @@ def provenance(root: Path, params_path: Path, reports: Path | None = None) -> di
     sets = [{"name": n, "used_by": sorted(set(by)), "files": dataset_files(n)}
             for n, by in sorted(used.items())]
     return {"commit": commit, "dirty": dirty, "date": date, "date_source": date_source,
-            "params_hash": io.canonical_hash(params), "datasets": sets}
+            "params_hash": io.canonical_hash(params), "datasets": sets,
+            "inputs": inputs_digest(reports, root)}
+
+
+def inputs_digest(reports: Path, root: Path) -> str:
+    """SHA-256 over what the PDF is built from: every file under ``reports/`` but the PDF and the
+    stamp itself, and each paper package's ``section.tex`` (paths and bytes)."""
+    import hashlib
+
+    skip = {reports / "paper.pdf", reports / "macros" / "provenance.tex"}
+    files = [f for f in sorted(reports.rglob("*")) if f.is_file() and f not in skip]
+    files += sorted((root / "src" / "termweight" / "experiments").glob("*/section.tex"))
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root if f.is_relative_to(root) else reports).as_posix().encode())
+        h.update(hashlib.sha256(f.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def recorded_provenance(path: Path) -> dict | None:
+    """The stamp a ``provenance.tex`` records (its JSON comment line), or None."""
+    try:
+        for line in path.read_text(encoding="utf-8").splitlines()[:5]:
+            if line.startswith("% {"):
+                return json.loads(line[2:])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def same_build(old: dict | None, new: dict) -> bool:
+    """Whether a recorded stamp describes the same inputs (PDF sources, params, datasets) as
+    ``new``: then its commit is where these results were built, and nothing is rewritten."""
+    keys = ("inputs", "params_hash", "datasets")
+    return old is not None and all(old.get(k) == new.get(k) for k in keys)
 
 
 def provenance_tex(p: dict) -> str:
@@ -576,13 +613,22 @@ def cmd_report(args) -> None:
     for paper in papers():
         io.write_text(generated / f"{paper}-more.tex", remaining_floats(reports, paper))
     prov = provenance(root, Path(args.params), reports)
-    io.write_text(reports / "macros" / "provenance.tex", provenance_tex(prov))
+    stamp = reports / "macros" / "provenance.tex"
+    recorded = recorded_provenance(stamp)
+    # a rebuild from the same inputs keeps the stamp (and the PDF): a fresh clone's quick start
+    # leaves `git status` clean; the stamp names the commit where these results were built
+    kept = same_build(recorded, prov) and Path(args.pdf).exists()
+    if kept:
+        log.info("the PDF's inputs are those of commit %s: %s and %s kept",
+                 (recorded.get("commit") or "none")[:12], stamp, args.pdf)
+    else:
+        io.write_text(stamp, provenance_tex(prov))
     log.info("papers run: %s; not run: %s", ran or "none", missing or "none")
     undefined = check_macros(reports)
     if undefined:
         log.warning("quoted but not defined by any macro file (shown as [?name]): %s",
                     ", ".join(undefined))
-    if args.no_pdf:
+    if args.no_pdf or kept:
         return
     ok, missing_tools = tex_available()
     if not ok:

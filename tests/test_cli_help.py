@@ -148,3 +148,34 @@ def test_run_calls_snakemake_in_the_checkout(tmp_path, monkeypatch):
     monkeypatch.setattr(workflow, "snakemake_command", lambda: ["snakemake"])
     assert cli.main(["run", "--cores", "2", "-n", "kim", "esuli"]) == 3
     assert calls == [(["snakemake", "--cores", "2", "-n", "kim", "esuli"], tmp_path)]
+
+
+def test_every_sub_commands_usage_line_names_it():
+    """`termweight <name> --help` starts `usage: termweight <name> ...` (argparse's sub-parsers
+    took the main parser's whole usage line as their prefix)."""
+    ap = cli.build_parser(["--help"])
+    sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in sub.choices.items():
+        usage = parser.format_usage()
+        assert usage.startswith(f"usage: termweight {name} "), (name, usage)
+        assert "<command>" not in usage, name
+
+
+#: the pipeline's packages hidden, as on a core install (`pip install termweight`)
+CORE_ONLY = """
+import sys
+for m in {modules!r}:
+    sys.modules[m] = None
+from termweight.cli import main
+raise SystemExit(main(["--help"]))
+"""
+
+
+def test_help_works_on_a_core_install(tmp_path):
+    code = CORE_ONLY.format(modules=sorted(cli.WORKFLOW_MODULES))
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    steps = _sections(res.stdout)[cli.STEPS_TITLE]
+    assert "pip install 'termweight[workflow]'" in " ".join(steps.split())
+    assert "  prepare, tokenize, count" in steps  # the generic steps are listed as usual

@@ -382,8 +382,9 @@ def test_dense_output_guard(monkeypatch):
     for est in (TermEncoder("tf", sparse_output=False), SupervisedScaler(sparse_output=False),
                 ThresholdEncoder(sparse_output=False)):
         est.fit(X, y)
-        with pytest.raises(ValueError, match=r"dense output would need 0\.0 GB \(50 x 50 float64\)"
-                                             r", above the 1,000-byte limit.*sparse_output=True"):
+        with pytest.raises(ValueError, match=r"dense output would need 1\.86e-05 GiB \(50 x 50 "
+                                             r"float64\), above the limit of 9\.31e-07 GiB "
+                                             r"\(1,000 bytes\).*sparse_output=True"):
             est.transform(X)
         est.set_params(sparse_output=True).transform(X)  # sparse output: no limit
     monkeypatch.setenv("TERMWEIGHT_MAX_DENSE_BYTES", "20000")  # exactly enough
@@ -391,7 +392,7 @@ def test_dense_output_guard(monkeypatch):
     monkeypatch.delenv("TERMWEIGHT_MAX_DENSE_BYTES")
     assert encoding.max_dense_bytes() == encoding.MAX_DENSE_BYTES == 2**30
     monkeypatch.setattr(encoding, "MAX_DENSE_BYTES", 100)
-    with pytest.raises(ValueError, match="100-byte limit"):
+    with pytest.raises(ValueError, match=r"GiB \(100 bytes\)"):
         TermEncoder("tf", sparse_output=False).fit(X).transform(X)
     monkeypatch.setenv("TERMWEIGHT_MAX_DENSE_BYTES", "lots")
     with pytest.raises(ValueError, match="TERMWEIGHT_MAX_DENSE_BYTES='lots'"):
@@ -399,10 +400,11 @@ def test_dense_output_guard(monkeypatch):
 
 
 def test_dense_guard_message_names_the_20ng_size(monkeypatch):
-    """The issue's case: 7,532 x 125,552 float64 is 7.6 GB, refused without allocating it."""
+    """The issue's case: 7,532 x 125,552 float64 is 7.05 GiB, refused without allocating it; the
+    message says both sizes in one unit."""
     from termweight.encoding import _output
 
     big = sp.csr_matrix((7532, 125552))
-    with pytest.raises(ValueError, match=r"7\.6 GB \(7,532 x 125,552 float64\), above the "
-                                         r"1,073,741,824-byte limit \(1 GiB\)"):
+    with pytest.raises(ValueError, match=r"7\.05 GiB \(7,532 x 125,552 float64\), above the "
+                                         r"limit of 1 GiB \(1,073,741,824 bytes\)"):
         _output(big, sparse_output=False)

@@ -78,7 +78,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     ap.add_argument("-v", "--verbose", action="store_true", help="log debug messages too")
     # its choices are listed by the description (two sections), not as one long block
     sub = ap.add_subparsers(dest="command", required=True, metavar="<command>",
-                            help=argparse.SUPPRESS)
+                            help=argparse.SUPPRESS, prog="termweight")  # `usage: termweight list`
     for name in steps.MODULES:
         importlib.import_module(f"termweight.steps.{name}").register(sub)
     argv = sys.argv[1:] if argv is None else argv
@@ -86,86 +86,11 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     if command is None and ("--version" in argv):
         return ap  # nothing else to show: skip importing every paper's module
     if command not in sub.choices:
-        _register_experiments(sub, command)
-        ap.description = "\n\n".join([ap.description, *help_sections(sub)])
+        from termweight.clihelp import help_sections, register_experiments
+
+        unavailable = register_experiments(sub, command)
+        ap.description = "\n\n".join([ap.description, *help_sections(sub, unavailable)])
     return ap
-
-
-def _section(title: str, rows) -> str:
-    """``title:`` and one entry per ``(names, text)`` row, argparse's layout (long names on a
-    line of their own)."""
-    lines = [f"{title}:"]
-    for names, text in rows:
-        if len(names) <= 20:
-            lines += textwrap.wrap(text, WIDTH, initial_indent=f"  {names:<20}  ",
-                                   subsequent_indent=" " * 24, break_on_hyphens=False) \
-                or [f"  {names}"]
-        else:
-            lines.append(f"  {names}")
-            lines += textwrap.wrap(text, WIDTH, initial_indent=" " * 24,
-                                   subsequent_indent=" " * 24, break_on_hyphens=False)
-    return "\n".join(lines)
-
-
-def _module_summary(module: str) -> str:
-    """The part of a step module's first docstring line before its list of sub-commands."""
-    doc = importlib.import_module(module).__doc__ or ""
-    text = " ".join(doc.split("\n\n")[0].split()).split(": ``")[0].rstrip(".")
-    return text[:1].lower() + text[1:]
-
-
-def help_sections(sub) -> list[str]:
-    """The two sections of ``--help``: the commands (one line each) and the pipeline steps
-    (the generic ones grouped by module, each paper's on one line as ``<paper>-{a,b,...}``)."""
-    from termweight.experiments.papers import papers
-
-    helps = {a.dest: a.help or "" for a in sub._choices_actions}
-    commands = [(n, helps[n]) for n in USER_COMMANDS if n in helps]
-    groups: dict[str, list[str]] = {}
-    for name in helps:
-        if name in USER_COMMANDS:
-            continue
-        module = sub.choices[name].get_default("func").__module__
-        key = module if module.startswith("termweight.steps.") else name.split("-")[0]
-        groups.setdefault(key, []).append(name)
-    declared = papers()
-    rows = []
-    for key, names in groups.items():
-        if len(names) == 1:
-            rows.append((names[0], helps[names[0]]))
-        elif key.startswith("termweight.steps."):
-            rows.append((", ".join(names), _module_summary(key)))
-        else:
-            tails = [n[len(key) + 1:] if n.startswith(key + "-") else n for n in names]
-            label = f"{key}-{{{','.join(tails)}}}" if all(n.startswith(key + "-") for n in names) \
-                else ", ".join(names)
-            text = declared[key].description if key in declared else \
-                "; ".join(f"{n}: {helps[n]}" for n in names)
-            rows.append((label, text))
-    return [_section("commands", commands),
-            _section(STEPS_TITLE, rows)]
-
-
-def _register_experiments(sub, command: str | None = None) -> None:
-    """Add the sub-commands of the ``termweight.experiments`` modules (and of a paper package's
-    ``report``) that define ``register``. ``command`` ``<paper>-<step>`` imports only ``<paper>``
-    (``report*``: the report module); anything else (``--help``, a typo) all, to list them."""
-    import pkgutil
-
-    from termweight import experiments
-
-    names = sorted(info.name for info in pkgutil.iter_modules(experiments.__path__))
-    if command:
-        paper = "report" if command.startswith("report") else command.split("-")[0]
-        wanted = [n for n in names if n == paper]
-        names = wanted or names
-    for name in names:
-        module = importlib.import_module(f"termweight.experiments.{name}")
-        if hasattr(module, "register"):
-            module.register(sub)
-        if hasattr(module, "__path__") and (Path(module.__file__).parent / "report.py").exists():
-            report = importlib.import_module(f"{module.__name__}.report")  # a paper package's
-            report.register(sub)
 
 
 def _fail(args, message: str, status: int = 2) -> int:

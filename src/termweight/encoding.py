@@ -190,8 +190,8 @@ def _output(X, sparse_output: bool):
     need, limit = n_rows * n_cols * 8, max_dense_bytes()
     if need > limit:
         raise ValueError(
-            f"dense output would need {need / 1e9:.1f} GB ({n_rows:,} x {n_cols:,} float64), "
-            f"above the {limit:,}-byte limit ({limit / 2**30:.3g} GiB); use sparse_output=True, "
+            f"dense output would need {need / 2**30:.3g} GiB ({n_rows:,} x {n_cols:,} float64), "
+            f"above the limit of {limit / 2**30:.3g} GiB ({limit:,} bytes); use sparse_output=True, "
             "or raise the limit with the environment variable TERMWEIGHT_MAX_DENSE_BYTES or "
             "termweight.encoding.MAX_DENSE_BYTES")
     return X.toarray()

@@ -48,6 +48,8 @@ include: "workflow/rules/declared.smk"  # the rules of workflow/stages.yaml and 
 
 
 rule all:
+    message:
+        None if JOB_LINE is None else "{rule}: every output of the target is up to date"
     input:
         all_reports(),
         REPORT_OUTPUTS,  # reports/paper.pdf (workflow/rules/report_paper.smk)
@@ -56,11 +58,15 @@ rule all:
 
 
 rule experiments:
+    message:
+        None if JOB_LINE is None else "{rule}: every output of the target is up to date"
     input:
         all_reports(),
 
 
 rule papers:
+    message:
+        None if JOB_LINE is None else "{rule}: every output of the target is up to date"
     input:
         PAPER_TARGETS,
 

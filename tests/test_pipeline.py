@@ -9,6 +9,7 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -528,3 +529,16 @@ def test_the_stale_table_and_the_docs_quoting_it_are_current():
     quoted = f"{committed['stales']['src/termweight/scoring.py']:,} of the {committed['stages']:,}"
     for doc in ("docs/benchmark.md", "docs/extending.md"):
         assert quoted in " ".join((REPO / doc).read_text().split()), doc
+
+
+def test_a_dry_run_prints_one_line_per_job():
+    """`snakemake -n kim`: each job is one line saying what it computes (rule, wildcards,
+    outputs), not Snakemake's block of 25-50 derived code inputs."""
+    e = {k: v for k, v in os.environ.items() if k != "TERMWEIGHT_JOB_DETAILS"}
+    res = subprocess.run(["snakemake", "-n", "kim", "--quiet", "reason"], cwd=REPO, env=e,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    total = int(re.search(r"^total\s+(\d+)$", res.stdout, re.M).group(1))
+    lines = re.findall(r"^Job \d+: (\w+)", res.stdout, re.M)
+    assert len(lines) == total and "kim" in lines  # every job, the target rule's too
+    assert "input:" not in res.stdout and "src/termweight/" not in res.stdout

@@ -97,6 +97,11 @@ def test_quick_start_in_a_fresh_clone(clone):
     assert not {r for r in ran if r.split("_")[0] in ("esuli", "mukras", "forman", "kim",
                                                         "ferreira", "benchmark")}, sorted(ran)
 
+    # an unchanged checkout stays unchanged: the same results rewrite no committed file (the
+    # build stamp and the PDF are kept when the PDF's inputs are the recorded ones)
+    dirty = run(["git", "status", "--porcelain", "--untracked-files=no"], clone).stdout
+    assert dirty == "", dirty
+
     # a second run has nothing to do and rewrites nothing
     before = mtimes(clone)
     again = run("snakemake --cores 2", clone)

@@ -59,6 +59,9 @@ def pdf_text(pdf: Path) -> str:
 
 def env():
     e = dict(os.environ)
+    # Snakemake's full job blocks (rule, input, output: what the tests parse) instead of the
+    # one-line job messages a person sees (workflow/rules/common.smk, JOB_LINE)
+    e.setdefault("TERMWEIGHT_JOB_DETAILS", "1")
     e["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{e.get('PATH', '')}"
     e.pop("SLURM_CONF", None)
     return e

@@ -14,6 +14,10 @@ EXPERIMENTS = config["experiments"]
 # Paper rule files append their final outputs here (see rule `papers` in the Snakefile).
 PAPER_TARGETS = []
 ENV = "../../envs/termweight.yaml"
+# What a job prints when it starts (its `message:`): the step, its wildcards (dataset, split,
+# key...) and its outputs, one line, not its inputs (25-50 derived code files). Snakemake's whole
+# job block instead: TERMWEIGHT_JOB_DETAILS=1 in the environment (the tests parse it).
+JOB_LINE = None if os.environ.get("TERMWEIGHT_JOB_DETAILS") else "{rule} {wildcards} -> {output}"
 
 
 wildcard_constraints:

@@ -25,6 +25,8 @@ for _paper, _insts in package_instances(Path(workflow.basedir), config).items():
                 [file_or_directory(o) for o in _i["outs"]],
             params:
                 tracked=params_values(_i["params"], config),
+            message:
+                JOB_LINE  # one line per job: what it computes (workflow/rules/common.smk)
             conda:
                 ENV
             shell:
@@ -61,6 +63,8 @@ for _spec in _DECLARED_RULES:
         threads: JOB_CORES if _spec["threads"] == "job_cores" else _spec["threads"]
         log:
             _spec["log"],
+        message:
+            JOB_LINE
         conda:
             ENV
         shell:
@@ -80,3 +84,5 @@ for _target, _t in _DECLARED_TARGETS.items():
             _target
         input:
             _t["files"],
+        message:
+            None if JOB_LINE is None else "{rule}: every output of the target is up to date"

@@ -8,6 +8,8 @@ HEADLINES = "reports/headlines.json"
 
 
 rule headlines:
+    message:
+        JOB_LINE
     input:
         code=code_of("headlines"),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json"))

@@ -2,6 +2,8 @@
 
 
 rule aggregate:
+    message:
+        JOB_LINE
     input:
         per_run("data/metrics/{exp}/{encoding}/{split}.csv"),
         code=code_of("aggregate"),
@@ -28,6 +30,8 @@ rule aggregate:
 
 
 rule table:
+    message:
+        JOB_LINE
     input:
         code=code_of("table"),
         runs="data/results/{exp}/runs.csv",
@@ -50,6 +54,8 @@ rule table:
 
 
 rule figure:
+    message:
+        JOB_LINE
     input:
         code=code_of("figure"),
         runs="data/results/{exp}/runs.csv",

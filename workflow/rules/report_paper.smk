@@ -18,6 +18,8 @@ REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex"] + (
 )
 
 rule report_macros:
+    message:
+        JOB_LINE
     wildcard_constraints:
         exp="|".join(EXPERIMENTS),
     input:
@@ -35,6 +37,8 @@ rule report_macros:
 
 
 rule report:
+    message:
+        JOB_LINE
     input:
         code=code_of("report"),
         tex=["reports/paper.tex"] + sorted(glob.glob("reports/sections/*.tex"))

@@ -1,6 +1,7 @@
 """The reproduced papers: each declares itself once, and is discovered as the datasets are.
 
-A paper is a package (or a module) of ``termweight.experiments`` that calls ``declare`` with a
+A paper is a package (or a module) of ``termweight.experiments`` that calls ``declare`` (in its
+``paper.py``, apart from the code that computes, or in its ``__init__.py``) with a
 ``Paper``: its name (its ``snakemake`` target, its ``params.yaml`` section, the stem of its
 ``reports/metrics/<name>.json``), its title, where it stands in the report, the README's rows, and
 how its headline numbers are read. Everything that lists the papers (the report's sections and
@@ -58,7 +59,8 @@ class Paper:
     @property
     def home(self) -> Path | None:
         """The paper's package directory (None for a one-module paper)."""
-        path = HERE / self.module.rsplit(".", 1)[-1]
+        # the package under termweight.experiments: ``...experiments.kim.paper`` -> kim
+        path = HERE / self.module.split(".")[2] if self.module.count(".") >= 2 else HERE / "-"
         return path if (path / "__init__.py").exists() else None
 
     def file(self, name: str) -> Path | None:
@@ -94,7 +96,9 @@ def papers() -> dict[str, Paper]:
     from termweight import experiments
 
     for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):
-        importlib.import_module(f"{experiments.__name__}.{info.name}")
+        module = importlib.import_module(f"{experiments.__name__}.{info.name}")
+        if info.ispkg and (Path(module.__file__).parent / "paper.py").exists():
+            importlib.import_module(f"{module.__name__}.paper")  # the package's declaration
     return dict(sorted(_PAPERS.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 

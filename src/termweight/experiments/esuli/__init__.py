@@ -55,8 +55,6 @@ import scipy.sparse as sp
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
-from termweight.experiments.papers import Paper
-from termweight.experiments.papers import declare as declare_paper
 from termweight.intermediates import load
 from termweight.learners.registry import LEARNERS as LEARNER_REGISTRY
 
@@ -426,32 +424,3 @@ __all__ = ["register", "published", "modapte_split", "training_terms", "encode_r
 
 
 # --- the paper's declaration (termweight.experiments.papers) -------------------------------------
-
-def _published_headlines(pub: dict) -> list:
-    """Table 1's micro- and macro-F1 of every learner and representation."""
-    from termweight.experiments.papers import Headline, get, tex_escape
-
-    out = []
-    for row, vals in get(pub, "table1", "rows").items():
-        learner, enc = row.split("/")
-        for k, lab in (("micro_f1", "micro-F1"), ("macro_f1", "macro-F1")):
-            if vals.get(k) is not None:
-                out.append(Headline("esuli", f"{row}/{k}", f"{tex_escape(learner)} "
-                                    f"{tex_escape(enc)}, {lab}", "Table 1", vals[k]))
-    return out
-
-
-def _reproduced(h, metrics: dict):
-    from termweight.experiments.papers import get
-
-    learner, enc, m = h.key.split("/")
-    return get(metrics, "runs", f"{learner}_{enc}", m)
-
-
-PAPER = declare_paper(Paper(
-    name="esuli", title="Esuli \\& Sebastiani (2009)", order=10,
-    description="Esuli & Sebastiani: ordinal-to-binary features for AdaBoost.MH and MP-Boost, "
-                "Reuters-21578",
-    readme_rows=("adaboost_mh/ordinal/micro_f1", "mp_boost/ordinal/micro_f1",
-                 "mp_boost/ordinal/macro_f1", "svm/tfidf/micro_f1"),
-    headlines=_published_headlines, reproduced=_reproduced))

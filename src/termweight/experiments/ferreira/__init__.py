@@ -49,8 +49,6 @@ import scipy.sparse as sp
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
-from termweight.experiments.papers import Paper
-from termweight.experiments.papers import declare as declare_paper
 
 log = logging.getLogger("termweight.ferreira")
 
@@ -393,8 +391,3 @@ def register(sub) -> None:
 # --- the paper's declaration (termweight.experiments.papers) -------------------------------------
 
 # its published JSON's "headline" mapping is read by the generic convention
-PAPER = declare_paper(Paper(
-    name="ferreira", title="Ferreira \\& Figueiredo (2012)", order=50,
-    description="Ferreira & Figueiredo (2012): l0-norm feature selection against Fisher, random "
-                "projection, MIM, CMIM",
-    readme_rows=("Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)")))

@@ -1,0 +1,34 @@
+"""Forman (2008): the paper's declaration (``termweight.experiments.papers``).
+
+Its name, title, place in the report, README rows and how its headline numbers are read, kept
+apart from the module that computes (``termweight.experiments.forman``), so that the compute
+stages do not depend on the report's code (``termweight.pipeline.codedeps``).
+"""
+
+from __future__ import annotations
+
+from termweight.experiments.papers import Paper
+from termweight.experiments.papers import declare as declare_paper
+
+
+def _published_headlines(pub: dict) -> list:
+    """The BNS against TF-IDF gains (Sec. 4.1) and the best representation (Sec. 4.5)."""
+    from termweight.experiments.papers import Headline
+
+    out = []
+    c = pub.get("claims", {})
+    for k, lab in (("bns_vs_tfidf_accuracy_gain_pct", "BNS$-$TF-IDF accuracy gain (\\%)"),
+                   ("bns_vs_tfidf_f1_gain_pct", "BNS$-$TF-IDF F-measure gain (\\%)"),
+                   ("best_representation", "best of 30 representations")):
+        if k in c:
+            out.append(Headline("forman", k, lab, "Sec. 4.1" if "gain" in k else "Sec. 4.5",
+                                c[k], 1))
+    return out
+
+
+PAPER = declare_paper(Paper(
+    name="forman", title="Forman (2008)", order=30,
+    description="Forman (2008): BNS feature scaling against TF-IDF and 13 other metrics, linear SVM",
+    readme_rows=("bns_vs_tfidf_accuracy_gain_pct", "bns_vs_tfidf_f1_gain_pct",
+                 "best_representation"),
+    headlines=_published_headlines))

@@ -23,13 +23,14 @@ def _second_clone(tmp_path: Path) -> Path:
     return clone
 
 
+def _env(**extra_env):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TERMWEIGHT_OWN_SRC")}
+    return {**env, **extra_env}
+
+
 def _run(args, cwd, **extra_env):
-    env = {**os.environ, **extra_env}
-    env.pop("PYTHONPATH", None)
-    env.pop("TERMWEIGHT_OWN_SRC", None)
-    env.update(extra_env)
-    return subprocess.run([sys.executable, "-m", "termweight", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "termweight", *args], cwd=cwd,
+                          env=_env(**extra_env), capture_output=True, text=True, timeout=120)
 
 
 def test_a_step_in_a_second_clone_runs_that_clones_code(tmp_path):
@@ -49,4 +50,6 @@ def test_a_clone_whose_code_cannot_be_imported_is_refused_in_one_line(tmp_path):
     line = res.stderr.strip()
     assert "\n" not in line
     assert str((clone / "src/termweight").resolve()) in line
-    assert str(Path(__import__("termweight").__file__).resolve().parent) in line
+    imported = subprocess.run([sys.executable, "-c", "import termweight; print(termweight.__file__)"],
+                              cwd=tmp_path, env=_env(), capture_output=True, text=True).stdout
+    assert str(Path(imported.strip()).resolve().parent) in line

@@ -6,8 +6,8 @@ For each revision (default: HEAD) it makes a fresh `git clone` of this repositor
 directory with ../shared beside it, runs the README's run command after the install step (the
 environment running this script must have the project installed, as the README's install does)
 and records the number of jobs Snakemake ran, the wall time, the CPU time of all child processes
-(user + sys, from getrusage) and the 1-minute load average before the run (an idle machine reads
-near 0). Run it on an idle machine: the figures in the README are its output.
+(user + sys, from getrusage), the 1-minute load average before the run (an idle machine reads
+near 0) and the committed files the run rewrote (`git status`). Run it on an idle machine: the figures in the README are its output.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ def measure(rev: str) -> dict:
         again = subprocess.run(["snakemake", "-n", "--cores", "2"], cwd=clone, env=env,
                                capture_output=True, text=True)
         jobs = re.search(r"^(\d+) of \1 steps \(100%\) done", log, re.M)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=clone, capture_output=True, text=True).stdout.split("\n")
         return {
             "rev": subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", rev],
                                   capture_output=True, text=True).stdout.strip(),
@@ -59,6 +61,7 @@ def measure(rev: str) -> dict:
             "cpu_s": round((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), 1),
             "load_1min_before": round(load, 2),
             "second_run_nothing_to_do": "Nothing to be done" in again.stdout + again.stderr,
+            "files_changed": sorted(line[3:] for line in dirty if line.strip()),
         }
 
 

@@ -109,8 +109,10 @@ def test_without_tex_the_sources_are_written_and_the_message_is_clear(tmp_path, 
 def test_a_rebuild_from_the_same_inputs_rewrites_neither_stamp_nor_pdf(tmp_path, repo,
                                                                       monkeypatch):
     """A fresh clone's quick start regenerates the same results: the stamp (which would name the
-    new commit) and the PDF stay as committed, so `git status` stays clean; a changed input
-    writes a new stamp."""
+    new commit) and the PDF come out as committed, even after Snakemake deleted them before the
+    job, so `git status` stays clean; a changed input writes a new stamp."""
+    import subprocess
+
     reports = _reports(tmp_path, {})
     shutil.copy2(repo / "params.yaml", tmp_path / "params.yaml")
     shutil.copytree(repo / "workflow/schemas", tmp_path / "workflow/schemas")
@@ -119,18 +121,28 @@ def test_a_rebuild_from_the_same_inputs_rewrites_neither_stamp_nor_pdf(tmp_path,
     argv = ["report", "--params", str(tmp_path / "params.yaml"), "--reports", str(reports),
             "--root", str(tmp_path), "--pdf", str(pdf),
             "--published", str(repo / "src/termweight/experiments/published")]
+
+    def git(*a):
+        return subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c",
+                               "user.email=t@t", *a], capture_output=True, text=True, check=True)
+
+    git("init", "-q")
     assert main(argv) == 0
-    stamp = reports / "macros/provenance.tex"
-    first = stamp.read_bytes()
     pdf.write_bytes(b"%PDF built from these inputs")
-    stamp.write_bytes(first.replace(b"not a git checkout", b"not a git checkout (as built)"))
-    kept = stamp.read_bytes()
+    git("add", "-A")
+    git("commit", "-q", "-m", "results")
+    committed = (reports / "macros/provenance.tex").read_bytes()
+    (reports / "macros/provenance.tex").unlink()  # as Snakemake does before the job
+    pdf.unlink()
     assert main(argv) == 0
-    assert stamp.read_bytes() == kept and pdf.read_bytes() == b"%PDF built from these inputs"
+    assert (reports / "macros/provenance.tex").read_bytes() == committed
+    assert pdf.read_bytes() == b"%PDF built from these inputs"
+    assert git("status", "--porcelain").stdout == ""
     (reports / "tables").mkdir(exist_ok=True)
     (reports / "tables/new.tex").write_text("a changed result\n")
     assert main(argv) == 0
-    assert stamp.read_bytes() not in (kept, first)  # rewritten for the new inputs
+    stamp = reports / "macros/provenance.tex"
+    assert stamp.read_bytes() != committed  # a new stamp for the new inputs
     assert report.recorded_provenance(stamp)["inputs"] == report.inputs_digest(reports, tmp_path)
 
 

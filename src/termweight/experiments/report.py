@@ -18,8 +18,9 @@ DVC's hashes; everything DVC hashes is a pure function of its dependencies. The 
 commit date of the source (or ``SOURCE_DATE_EPOCH``), never the wall clock, and pdfTeX is told to
 omit its own dates and trailer id, so rebuilding at the same commit gives the same PDF bytes.
 The stamp also records a digest of the PDF's inputs (``inputs_digest``): a run whose inputs are
-the recorded ones rewrites neither the stamp nor the PDF, so rebuilding an unchanged checkout (a
-fresh clone's quick start) leaves ``git status`` clean.
+those the last commit's stamp records puts back the committed stamp and PDF instead of stamping
+the current commit, so rebuilding an unchanged checkout (a fresh clone's quick start) leaves
+``git status`` clean.
 """
 
 from __future__ import annotations
@@ -525,12 +526,34 @@ def inputs_digest(reports: Path, root: Path) -> str:
 def recorded_provenance(path: Path) -> dict | None:
     """The stamp a ``provenance.tex`` records (its JSON comment line), or None."""
     try:
-        for line in path.read_text(encoding="utf-8").splitlines()[:5]:
+        return json_stamp(path.read_bytes())
+    except OSError:
+        return None
+
+
+def json_stamp(blob: bytes) -> dict | None:
+    """The JSON comment line of a ``provenance.tex``'s bytes, or None."""
+    try:
+        for line in blob.decode("utf-8").splitlines()[:5]:
             if line.startswith("% {"):
                 return json.loads(line[2:])
-    except (OSError, ValueError):
+    except ValueError:
         return None
     return None
+
+
+def committed_bytes(root: Path, path: Path) -> bytes | None:
+    """``path`` as the checkout's last commit holds it (None outside git or when not committed).
+    Snakemake deletes a job's outputs before running it, so the committed copy is what says how
+    the stamp and the PDF were built."""
+    if not shutil.which("git") or not (root / ".git").exists():
+        return None
+    try:
+        rel = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return None
+    res = subprocess.run(["git", "-C", str(root), "show", f"HEAD:{rel}"], capture_output=True)
+    return res.stdout if res.returncode == 0 else None
 
 
 def same_build(old: dict | None, new: dict) -> bool:
@@ -614,12 +637,18 @@ def cmd_report(args) -> None:
         io.write_text(generated / f"{paper}-more.tex", remaining_floats(reports, paper))
     prov = provenance(root, Path(args.params), reports)
     stamp = reports / "macros" / "provenance.tex"
-    recorded = recorded_provenance(stamp)
-    # a rebuild from the same inputs keeps the stamp (and the PDF): a fresh clone's quick start
-    # leaves `git status` clean; the stamp names the commit where these results were built
-    kept = same_build(recorded, prov) and Path(args.pdf).exists()
+    # a rebuild from the inputs the committed stamp records puts back the committed stamp and
+    # PDF (a fresh clone's quick start leaves `git status` clean): the stamp names the commit
+    # where these results were built, not the one that happens to rebuild them
+    old_stamp, old_pdf = committed_bytes(root, stamp), committed_bytes(root, Path(args.pdf))
+    recorded = json_stamp(old_stamp) if old_stamp is not None else None
+    kept = same_build(recorded, prov) and old_pdf is not None
     if kept:
-        log.info("the PDF's inputs are those of commit %s: %s and %s kept",
+        for path, blob in ((stamp, old_stamp), (Path(args.pdf), old_pdf)):
+            if not path.exists() or path.read_bytes() != blob:
+                with io.atomic_path(path) as tmp:
+                    tmp.write_bytes(blob)
+        log.info("the PDF's inputs are those of commit %s: the committed %s and %s kept",
                  (recorded.get("commit") or "none")[:12], stamp, args.pdf)
     else:
         io.write_text(stamp, provenance_tex(prov))

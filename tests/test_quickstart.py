@@ -85,6 +85,19 @@ def test_readme_has_the_commands():
     assert heavy_cmd == f"{test_cmd} -m heavy"  # the second tier
 
 
+def test_the_readmes_quick_start_figures_are_the_committed_measurement():
+    """The README quotes the newest revision of benchmarks/results/quickstart.json (written by
+    benchmarks/bench_quickstart.py), never a typed number."""
+    m = json.loads((REPO / "benchmarks/results/quickstart.json").read_text())
+    newest = [r for r in m["runs"] if r["rev"] == m["runs"][-1]["rev"]]
+    text = " ".join((REPO / "README.md").read_text().split())
+    walls = " and ".join(f"{r['wall_s']:.1f}" for r in newest)
+    cpus = " and ".join(f"{r['cpu_s']:.1f}" for r in newest)
+    assert f"On {m['date']} (2 cores) the first command ran {newest[0]['jobs']} jobs in {walls} s " \
+           f"of wall time, {cpus} s of CPU" in text
+    assert all(r["second_run_nothing_to_do"] and not r["files_changed"] for r in newest)
+
+
 @pytest.mark.heavy  # the second tier (`pytest -m heavy`): a whole fresh clone
 def test_quick_start_in_a_fresh_clone(clone):
     umask = os.umask(0o022)

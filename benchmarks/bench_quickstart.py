@@ -7,7 +7,8 @@ directory with ../shared beside it, runs the README's run command after the inst
 environment running this script must have the project installed, as the README's install does)
 and records the number of jobs Snakemake ran, the wall time, the CPU time of all child processes
 (user + sys, from getrusage), the 1-minute load average before the run (an idle machine reads
-near 0) and the committed files the run rewrote (`git status`). Run it on an idle machine: the figures in the README are its output.
+near 0) and the committed files the run rewrote (`git status`). Run it on an idle machine: the
+figures in the README are its output.
 """
 
 from __future__ import annotations

@@ -534,7 +534,9 @@ def test_the_stale_table_and_the_docs_quoting_it_are_current():
 def test_a_dry_run_prints_one_line_per_job():
     """`snakemake -n kim`: each job is one line saying what it computes (rule, wildcards,
     outputs), not Snakemake's block of 25-50 derived code inputs."""
-    e = {k: v for k, v in os.environ.items() if k != "TERMWEIGHT_JOB_DETAILS"}
+    from workflow_utils import env
+
+    e = {k: v for k, v in env().items() if k != "TERMWEIGHT_JOB_DETAILS"}
     res = subprocess.run(["snakemake", "-n", "kim", "--quiet", "reason"], cwd=REPO, env=e,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]

@@ -22,15 +22,12 @@ import textwrap
 import time
 from pathlib import Path
 
+from termweight.clihelp import STEPS_TITLE, USER_COMMANDS, WIDTH, WORKFLOW_MODULES  # noqa: F401
 from termweight.errors import TermweightError, one_line, os_error_line
 
 log = logging.getLogger("termweight")
 
-#: the sub-commands for people, in the order ``--help`` lists them; every other sub-command is a
-#: pipeline step (called by Snakemake and DVC, and runnable by hand)
-USER_COMMANDS = ("run", "list", "report-summary", "version")
 
-WIDTH = 79
 USAGE = "termweight [-h] [--version] [--log LOG] [-v] <command> ..."
 DESCRIPTION = ("termweight's command line. A researcher needs the commands below; the pipeline "
                "steps are what Snakemake (workflow/rules) and DVC (dvc.yaml) call, one per arrow "
@@ -38,7 +35,6 @@ DESCRIPTION = ("termweight's command line. A researcher needs the commands below
                "-> encoded matrices -> models -> predictions -> metrics -> tables and figures, "
                "and each can be run by hand. Bad input is one line naming the file or key, exit "
                "status 2.")
-STEPS_TITLE = "pipeline steps (called by Snakemake and DVC)"
 EPILOG = """examples:
   python -m termweight run --cores 2             the whole pipeline (snakemake --cores 2 all)
   python -m termweight run -n kim                what the paper target kim would run
@@ -102,10 +98,6 @@ def _fail(args, message: str, status: int = 2) -> int:
     return status
 
 
-#: import names of the packages of the ``workflow`` extra (pyproject.toml), which the steps need
-WORKFLOW_MODULES = frozenset({"pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml",
-                              "snakemake", "dvc", "scikit_posthocs", "statsmodels",
-                              "baycomp"})
 
 
 def _missing_extra(exc: ModuleNotFoundError) -> int:

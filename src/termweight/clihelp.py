@@ -11,10 +11,18 @@ import importlib
 import textwrap
 from pathlib import Path
 
-from termweight.cli import STEPS_TITLE, USER_COMMANDS, WIDTH, WORKFLOW_MODULES
-
 #: runner code (termweight.pipeline.codedeps)
 RUNNER = True
+
+#: the sub-commands for people, in the order ``--help`` lists them; every other sub-command is a
+#: pipeline step (called by Snakemake and DVC, and runnable by hand)
+USER_COMMANDS = ("run", "list", "report-summary", "version")
+WIDTH = 79
+STEPS_TITLE = "pipeline steps (called by Snakemake and DVC)"
+#: import names of the packages of the ``workflow`` extra (pyproject.toml), which the steps need
+WORKFLOW_MODULES = frozenset({"pandas", "pyarrow", "matplotlib", "Stemmer", "jsonschema", "yaml",
+                              "snakemake", "dvc", "scikit_posthocs", "statsmodels",
+                              "baycomp"})
 
 
 def _section(title: str, rows) -> str:

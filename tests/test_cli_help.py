@@ -167,15 +167,21 @@ import sys
 for m in {modules!r}:
     sys.modules[m] = None
 from termweight.cli import main
-raise SystemExit(main(["--help"]))
+raise SystemExit(main({argv!r}))
 """
 
 
 def test_help_works_on_a_core_install(tmp_path):
-    code = CORE_ONLY.format(modules=sorted(cli.WORKFLOW_MODULES))
-    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=300)
+    def core(argv):
+        code = CORE_ONLY.format(modules=sorted(cli.WORKFLOW_MODULES), argv=argv)
+        return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                              text=True, timeout=300)
+
+    res = core(["--help"])
     assert res.returncode == 0, res.stderr
     steps = _sections(res.stdout)[cli.STEPS_TITLE]
     assert "pip install 'termweight[workflow]'" in " ".join(steps.split())
     assert "  prepare, tokenize, count" in steps  # the generic steps are listed as usual
+    res = core(["kim-fit", "--help"])  # a step that needs the extra: one line, exit 2
+    assert res.returncode == 2 and res.stderr.strip().count("\n") == 0, res.stderr
+    assert "pip install 'termweight[workflow]'" in res.stderr

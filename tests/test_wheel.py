@@ -182,9 +182,14 @@ def test_wheel_in_a_clean_environment(dist, tmp_path):
     # LinearSVC's solver has a tolerance: the third decimal of the mean may move by one
     assert abs(float(out) - float(readme_snippet_score())) <= 0.0015, out
     assert not (work.parent / "shared").exists()
-    # the command line of a core-only install: one line saying what to install, exit 2
+    # the command line of a core-only install: --help works and says which steps need the
+    # workflow extra; running such a step is one line saying what to install, exit 2
     cli = subprocess.run([str(env_dir / "bin" / "termweight"), "--help"], cwd=work, env=env,
                          capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0 and "Traceback" not in cli.stderr, cli.stderr
+    assert "pip install 'termweight[workflow]'" in " ".join(cli.stdout.split()), cli.stdout
+    cli = subprocess.run([str(env_dir / "bin" / "termweight"), "kim-fit", "--help"], cwd=work,
+                         env=env, capture_output=True, text=True, timeout=120)
     assert cli.returncode == 2 and "Traceback" not in cli.stderr, cli.stderr
     assert cli.stderr.strip().count("\n") == 0 and "termweight[workflow]" in cli.stderr, cli.stderr
 

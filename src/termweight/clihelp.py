@@ -97,6 +97,7 @@ def register_experiments(sub, command: str | None = None) -> dict[str, str]:
     from termweight import experiments
 
     names = sorted(info.name for info in pkgutil.iter_modules(experiments.__path__))
+    wanted: list[str] = []
     if command:
         paper = "report" if command.startswith("report") else command.split("-")[0]
         wanted = [n for n in names if n == paper]
@@ -106,7 +107,8 @@ def register_experiments(sub, command: str | None = None) -> dict[str, str]:
         try:
             module = importlib.import_module(f"termweight.experiments.{name}")
         except ModuleNotFoundError as exc:  # a core install: the paper's steps need the extra
-            if (exc.name or "").split(".")[0] not in WORKFLOW_MODULES or command == name:
+            # the step asked for is this module's: say what to install (cli._missing_extra)
+            if (exc.name or "").split(".")[0] not in WORKFLOW_MODULES or wanted:
                 raise
             unavailable[name] = exc.name.split(".")[0]
             continue

@@ -98,6 +98,22 @@ def test_the_readmes_quick_start_figures_are_the_committed_measurement():
     assert all(r["second_run_nothing_to_do"] and not r["files_changed"] for r in newest)
 
 
+def test_the_readmes_test_figures_are_the_committed_ci_run():
+    """The README's test counts and times are those of benchmarks/results/ci_fresh_clone.json."""
+    m = json.loads((REPO / "benchmarks/results/ci_fresh_clone.json").read_text())
+    text = " ".join((REPO / "README.md").read_text().split())
+
+    def duration(seconds):
+        minutes, rest = divmod(int(seconds), 60)  # as pytest prints it
+        return f"{minutes} min {rest} s"
+
+    d, h = m["default_tier"], m["heavy_tier"]
+    assert f"on {m['date']}, in a fresh clone" in text
+    assert f"{d['passed']:,} tests passed and {d['skipped']} were skipped in " \
+           f"{duration(d['seconds'])}" in text
+    assert f"{h['passed']} tests in {duration(h['seconds'])}" in text
+
+
 @pytest.mark.heavy  # the second tier (`pytest -m heavy`): a whole fresh clone
 def test_quick_start_in_a_fresh_clone(clone):
     umask = os.umask(0o022)

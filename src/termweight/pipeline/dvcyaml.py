@@ -204,10 +204,11 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
     item_params = decl.pop("item_params", {}) or {}
     if "foreach" in decl:  # `code_by: scores` over the experiments: the metrics each one names
         return _foreach_by_item_code(name, decl, body, params, where, dim)
+    cmd = _command(body["cmd"], where)
     groups: dict[tuple, dict] = {}
     for value in decl["matrix"][dim]:
         entries = weighting_entries(value)
-        code = command_code(_command(body["cmd"], where), (), entries)
+        code = command_code(cmd, (), entries)
         keys = _params_for(body, params, item_params.get(value, ()))
         g = groups.setdefault((tuple(code), tuple(map(str, keys))),
                               {"values": [], "code": code, "params": keys, "own": bool(entries)})
@@ -234,13 +235,13 @@ def _foreach_by_item_code(name: str, decl: dict, body: dict, params: dict, where
     from termweight.pipeline.codedeps import command_code
 
     items = _lookup(params, decl["foreach"].strip("${} "), where)
-    base = command_code(_command(body["cmd"], where), (), ())
-    groups: dict[tuple, dict] = {}
+    cmd = _command(body["cmd"], where)
+    base = command_code(cmd, (), ())
+    groups: dict[str, dict] = {}
     for k, item in items.items():
-        code = command_code(_command(body["cmd"], where), (), metric_entries(item.get(key, [])))
-        tag = "" if code == base else "_" + "_".join(
-            re.sub(r"\W", "_", m) for m in item.get(key, []) if metric_entries([m]) and
-            command_code(_command(body["cmd"], where), (), metric_entries([m])) != base)
+        own = [m for m in item.get(key, []) if command_code(cmd, (), metric_entries([m])) != base]
+        tag = "".join("_" + re.sub(r"\W", "_", m) for m in own)
+        code = command_code(cmd, (), metric_entries(item.get(key, [])))
         groups.setdefault(tag, {"items": {}, "code": code})["items"][k] = item
     out = {}
     for tag, g in sorted(groups.items()):
@@ -275,6 +276,8 @@ def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dic
         if key in body:
             body[key] = _expand_list(body[key], params, where)
     if "code_by" in decl:
+        if code_decl:
+            raise ConfigError(f"{where}: `code_by` derives each item's code: drop `code`")
         return _by_item_code(name, decl, {k: v for k, v in body.items()
                                           if k not in ("matrix", "code_by", "item_params")},
                              params, where)

@@ -62,7 +62,7 @@ def test_report_of_the_papers_has_each_papers_category(slice_project, tmp_path):
     _, _, categories, results = _report(root, "papers.zip", "all", "papers")
     expected = {"Esuli & Sebastiani (2009)": "esuli", "Mukras et al. (2007)": "mukras",
                 "Forman (2008)": "forman", "Kim (2016)": "kim",
-                "Ferreira & Figueiredo (2012)": "ferreira"}
+                "Ferreira & Figueiredo (2010)": "ferreira"}
     for category, paper in expected.items():
         subs = categories[category]
         assert set(subs) == {"Tables", "Figures", "Metrics"}, (category, set(subs))

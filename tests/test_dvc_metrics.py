@@ -27,6 +27,8 @@ from workflow_utils import (
     run,
 )
 
+from termweight.experiments.claims import VERDICTS
+
 PAPERS = ("esuli", "mukras", "forman", "kim", "ferreira")
 
 
@@ -74,12 +76,16 @@ def test_headlines_are_the_readme_rows_and_each_experiments_micro_f1(tmp_path):
              cwd=tmp_path)
     assert res.returncode == 0, res.stderr
     h = json.loads((tmp_path / "h.json").read_text())
-    assert h["x"] == {"micro_f1": {"binary": 0.91, "binary-bns": 0.93}}
+    assert h["x"] == {"micro_f1": {"binary": 0.91, "binary-bns": 0.93},
+                      "macro_f1": {"binary": 0.9, "binary-bns": 0.92}}
     assert set(h) == {"x", *PAPERS}
     rows, _ = summary_rows(tmp_path / "reports", published)
     shown = {r[6]: r[4] for r in rows}  # key -> our number as the summary table prints it
     for paper, keys in readme_rows().items():
-        assert list(h[paper]) == sorted(keys)
+        assert list(h[paper]) == sorted([*keys, "claims"])
+        verdicts = [c["verdict"] for c in json.loads(
+            (REPO / f"reports/metrics/{paper}.json").read_text())["claims"]]
+        assert h[paper].pop("claims") == {v: verdicts.count(v) for v in VERDICTS}
         for key, value in h[paper].items():
             printed = shown[f"{paper}:{key}"]
             if value is None:
@@ -89,6 +95,28 @@ def test_headlines_are_the_readme_rows_and_each_experiments_micro_f1(tmp_path):
             else:  # the same number, printed with the table's digits
                 digits = len(printed.split(".")[1]) if "." in printed else 0
                 assert f"{value:.{digits}f}" == printed, (paper, key)
+
+
+def test_headlines_of_the_benchmark_are_its_leaderboards_top(tmp_path):
+    (tmp_path / "reports/metrics").mkdir(parents=True)
+    shutil.copy2(REPO / "reports/metrics/benchmark.json", tmp_path / "reports/metrics")
+    _params(tmp_path / "p.yaml", {"x": SMALL["experiments"]["slice"]})  # not run: skipped
+    res = tw("headlines", "--params", "p.yaml", "--out", "h.json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    bench = json.loads((REPO / "reports/metrics/benchmark.json").read_text())
+    measure = bench["measures"][0]
+    h = json.loads((tmp_path / "h.json").read_text())["benchmark"]
+    assert set(h) == {"linearsvc", "logreg", "mnb"}
+    for learner, row in h.items():
+        assert row == {"measure": measure, "best": bench["best"][learner][measure]["weighting"],
+                       "best_avg_rank": bench["best"][learner][measure]["avg_rank"],
+                       "tfidf_avg_rank": bench["baseline_rank"][learner][measure]}
+    bench["best"]["mnb"] = {}  # a leaderboard without the measure: one line naming the file
+    (tmp_path / "reports/metrics/benchmark.json").write_text(json.dumps(bench))
+    res = tw("headlines", "--params", "p.yaml", "--out", "h2.json", cwd=tmp_path)
+    errors = [line for line in res.stderr.splitlines() if " INFO " not in line]
+    assert res.returncode == 2 and len(errors) == 1 and "reports/metrics/benchmark.json" in errors[0]
+    assert not (tmp_path / "h2.json").exists()
 
 
 def test_headlines_bad_metrics_is_one_line(tmp_path):
@@ -122,8 +150,9 @@ def test_dvc_metrics_show_is_one_short_row_and_snakemake_writes_the_same(slice_d
     assert list(files) == ["reports/headlines.json"]
     slice_metrics = json.loads((root / "reports/metrics/slice.json").read_text())
     headlines = files["reports/headlines.json"]["data"]
-    assert headlines["slice"]["micro_f1"] == {e: slice_metrics["encodings"][e]["micro_f1"]
-                                              for e in ("binary", "binary-bns")}
+    for m in ("micro_f1", "macro_f1"):
+        assert headlines["slice"][m] == {e: slice_metrics["encodings"][e][m]
+                                         for e in ("binary", "binary-bns")}
     written = json.loads((root / "reports/headlines.json").read_text())
     assert set(written) == {"slice", *PAPERS}
     # DVC shows every number and string of the file (it leaves out nulls: mukras' n/a)

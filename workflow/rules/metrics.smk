@@ -1,7 +1,8 @@
 # A few headline numbers per paper and experiment -> reports/headlines.json: the README's results
-# table (each paper's readme_rows, termweight.experiments.papers) and each configured experiment's micro-F1 per
-# encoding. DVC declares it (stage `headlines`) as its only `metrics:` file, so `dvc metrics show`
-# is one short row; the full reports/metrics/*.json are plain outputs of their rules.
+# table (each paper's readme_rows, termweight.experiments.papers) with its claims' verdict counts,
+# each configured experiment's micro- and macro-F1 per encoding, the benchmark's best weighting.
+# DVC declares it (stage `headlines`) as its only `metrics:` file, so `dvc metrics show` is one
+# row; the full reports/metrics/*.json are plain outputs of their rules.
 # Run: `snakemake --cores 1 headlines`.
 
 HEADLINES = "reports/headlines.json"

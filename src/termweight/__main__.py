@@ -1,8 +1,9 @@
 import sys
 
-from termweight.checkout import run_own_source
+from termweight.checkout import claim_dvc_run, run_own_source
 
 run_own_source(sys.argv[1:])  # a step run in a checkout runs that checkout's src/ (checkout.py)
+claim_dvc_run()  # under DVC: one DVC run per checkout at a time (checkout.py)
 
 from termweight.cli import main  # noqa: E402
 

@@ -50,3 +50,86 @@ def run_own_source(argv: list[str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, [sys.executable, "-m", "termweight", *argv], env)
+
+
+#: the DVC run that holds this checkout (written under DVC's ``.dvc/tmp``, never committed)
+DVC_RUN_FILE = ".dvc/tmp/termweight-dvc-run.json"
+
+
+def _short(cmd: str) -> str:
+    """``dvc repro x`` for ``/path/to/bin/dvc repro x``."""
+    first, _, rest = str(cmd).partition(" ")
+    return f"{Path(first).name} {rest}".strip()
+
+
+def _dvc_parent(root: Path):
+    """The ``dvc`` process running this step and its command: the nearest ancestor that holds an
+    entry in DVC's ``.dvc/tmp/rwlock`` (DVC records its PID and command there for every stage it
+    runs, and releases its repository lock while the stage's command runs)."""
+    import json
+
+    import psutil
+
+    try:
+        info = json.loads((root / ".dvc/tmp/rwlock").read_text() or "{}")
+    except (OSError, ValueError):
+        return None, None
+    entries = list(info.get("write", {}).values())
+    for readers in info.get("read", {}).values():
+        entries.extend(readers)
+    cmds = {e["pid"]: _short(e.get("cmd", "dvc")) for e in entries
+            if isinstance(e, dict) and isinstance(e.get("pid"), int)}
+    for proc in psutil.Process().parents():
+        if proc.pid in cmds:
+            return proc, cmds[proc.pid]
+    return None, None
+
+
+def claim_dvc_run(environ=os.environ) -> None:
+    """Under DVC (``DVC_ROOT`` and ``DVC_STAGE`` set), make this step's ``dvc`` process the one DVC
+    run of the checkout; refuse (one line, exit 2) when another live ``dvc`` process holds it.
+
+    DVC unlocks the repository while a stage's command runs, so a second ``dvc repro`` (or
+    ``dvc exp run``) on other targets can start meanwhile and the two runs interleave their
+    ``dvc.lock`` updates. The first DVC process whose step gets here holds the checkout until it
+    exits (its PID and start time are recorded in ``.dvc/tmp``); a step of any other ``dvc``
+    process refuses before it reads or writes anything. Snakemake runs are refused by
+    ``workflow/scripts/dvc_sync.py``.
+    """
+    root = environ.get("DVC_ROOT")
+    if not root or not environ.get("DVC_STAGE"):
+        return
+    try:
+        import fcntl
+        import json
+
+        import psutil
+    except ImportError:  # not a POSIX system, or DVC without psutil: DVC's own locks only
+        return
+    root = Path(root)
+    me, cmd = _dvc_parent(root)
+    if me is None:
+        return
+    path = root / DVC_RUN_FILE
+    with open(path.with_suffix(".lock"), "a") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)  # one claim at a time
+        try:
+            held = json.loads(path.read_text())
+        except (OSError, ValueError):
+            held = {}
+        pid = held.get("pid") if isinstance(held, dict) else None
+        if isinstance(pid, int) and pid != me.pid:
+            try:
+                alive = psutil.Process(pid).create_time() == held.get("started")
+            except psutil.Error:
+                alive = False
+            if alive:
+                print(f"termweight: error: `{held.get('cmd', 'dvc')}` (PID {pid}) is already "
+                      f"running in this checkout ({root}); two DVC runs at once lose each other's "
+                      "dvc.lock entries: wait for it to finish, then run this again",
+                      file=sys.stderr)
+                raise SystemExit(2)
+        if pid != me.pid:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"pid": me.pid, "started": me.create_time(), "cmd": cmd}))
+            os.replace(tmp, path)

@@ -1,0 +1,89 @@
+"""DVC's own verbs on this project: ``dvc exp run -S``, ``dvc exp show``, ``dvc metrics diff``,
+``dvc plots diff``, and two ``dvc repro`` at once in one checkout (docs/workflow.md)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import shutil
+import subprocess
+import time
+
+import pytest
+import yaml
+from workflow_utils import REPO, copy_project, env, generate_dvc_yaml, run
+
+
+def _changed_lines(before: str, after: str) -> list[str]:
+    return [line for line in difflib.unified_diff(before.splitlines(), after.splitlines(),
+                                                  lineterm="", n=0)
+            if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+
+
+@pytest.mark.parametrize("override, expected", [
+    ("experiments.slice.learner.C=1.0", []),  # the same value: not a byte moves
+    ("experiments.slice.learner.C=0.5", ["-      C: 1.0", "+      C: 0.5"]),
+    ("experiments.slice.encodings=[binary,tf]", ["-    - tfidf", "-    - binary-bns"]),
+    ("+experiments.slice.learner.max_iter=5", ["+      max_iter: 5"]),
+])
+def test_params_yaml_is_what_dvc_set_param_writes_back(tmp_path, override, expected):
+    """``dvc exp run -S`` rewrites params.yaml through ruamel.yaml, replacing every list (and the
+    comments after it). params.yaml is kept in the form it writes: block lists, no comment or
+    blank line after a list's last item. So -S changes the value it sets and nothing else."""
+    from dvc.utils.hydra import apply_overrides  # what `dvc exp run -S` calls
+
+    path = tmp_path / "params.yaml"
+    shutil.copy2(REPO / "params.yaml", path)
+    apply_overrides(path, [override])
+    changed = _changed_lines((REPO / "params.yaml").read_text(), path.read_text())
+    assert changed == expected, (
+        "params.yaml is not in the form `dvc exp run -S` writes back: write lists in block style "
+        "and move a comment that follows a list into the next mapping (docs/workflow.md)")
+
+
+def _with_experiment_b(root):
+    """A second experiment, ``b``, beside the built slice (disjoint outputs), and the slice's C
+    changed so that its table is stale: two DVC runs with nothing to write in common."""
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["experiments"]["b"] = json.loads(json.dumps(params["experiments"]["slice"]))
+    params["experiments"]["slice"]["learner"]["C"] = 0.5
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    generate_dvc_yaml(root)
+    return root
+
+
+@pytest.mark.slow
+def test_a_second_dvc_run_in_one_checkout_refuses_in_one_line(slice_dvc, tmp_path):
+    """DVC unlocks the repository while a stage's command runs, so a second ``dvc repro`` can
+    start meanwhile; its first step refuses, naming the first run, and no lock entry is lost."""
+    root = _with_experiment_b(copy_project(slice_dvc, tmp_path / "p"))
+    claim = root / ".dvc/tmp/termweight-dvc-run.json"
+    claim.unlink(missing_ok=True)  # the fixture's own (finished) run
+    first = subprocess.Popen(["dvc", "repro", "table@b"], cwd=root, env=env(), text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 300
+        while not claim.exists() and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert claim.exists(), "the first run's first step never started"
+        refusal = None
+        while first.poll() is None and refusal is None:
+            # DVC itself refuses while the first run holds its lock between two stages; retry
+            second = run(["dvc", "repro", "--single-item", "table@slice"], root, check=False)
+            out = second.stdout + second.stderr
+            assert second.returncode != 0, out
+            lines = [line for line in out.splitlines() if "already running" in line]
+            if lines:
+                refusal = lines
+        assert refusal is not None, "the first run ended before the second ran a step"
+        assert len(refusal) == 1
+        assert f"`dvc repro table@b` (PID {first.pid}) is already running" in refusal[0]
+        assert str(root) in refusal[0]
+    finally:
+        out, _ = first.communicate(timeout=600)
+    assert first.returncode == 0, out
+    # the first run's entries are all there; the second, run again, adds its own
+    run(["dvc", "repro", "--single-item", "table@slice"], root)
+    assert "up to date" in run(["dvc", "status", "table@b", "table@slice"], root).stdout
+    lock = yaml.safe_load((root / "dvc.lock").read_text())["stages"]
+    assert {"table@b", "aggregate@b", "table@slice"} <= set(lock)

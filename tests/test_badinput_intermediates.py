@@ -70,7 +70,8 @@ STEPS = {
 OUTPUTS = {"stats": [STATS_T], "score": [SCORES_T], "encode": [ENC_T], "train": [MODEL_T],
            "predict": [PRED_T], "evaluate": [MET_T],
            "aggregate": ["res/tasks.csv", "res/runs.csv", "res/slice.json"],
-           "table": ["out/table.tex"], "figure": ["out/figure.pdf", "out/figure.png"],
+           "table": ["out/table.tex"],
+           "figure": ["out/figure.pdf", "out/figure.png", "out/figure.csv"],
            "report-macros": ["out/macros.tex"]}
 
 

@@ -101,6 +101,7 @@ def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
         generate_dvc_yaml(path)
     run(["dvc", "init", "--no-scm", "-q"], path)
     run(["dvc", "config", "core.analytics", "false"], path)
+    shutil.copytree(REPO / ".dvc/plots", path / ".dvc/plots")  # the figures' plot template
     return path
 
 

@@ -12,6 +12,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from termweight import io  # noqa: E402
@@ -37,8 +38,10 @@ def write_latex_table(path, frame: pd.DataFrame, caption: str, label: str, **kw)
     io.write_text(path, latex_table(frame, caption, label, **kw))
 
 
-def save_figure(fig, stem) -> list[Path]:
-    """Save ``fig`` as ``stem.pdf`` and ``stem.png`` atomically; return the two paths."""
+def save_figure(fig, stem, data: bool = True) -> list[Path]:
+    """Save ``fig`` as ``stem.pdf`` and ``stem.png`` and, with ``data``, the plotted numbers as
+    ``stem.csv`` (``figure_data``: what ``dvc plots diff`` compares), all or none; return the
+    paths."""
     stem = Path(stem)
     out = []
     with io.all_or_nothing():
@@ -47,8 +50,83 @@ def save_figure(fig, stem) -> list[Path]:
             with io.atomic_path(path) as tmp:
                 fig.savefig(tmp, format=ext[1:], metadata=meta, dpi=150, bbox_inches="tight")
             out.append(path)
+        if data:
+            io.write_table(stem.with_suffix(".csv"), figure_data(fig))
+            out.append(stem.with_suffix(".csv"))
     plt.close(fig)
     return out
+
+
+FIGURE_DATA_COLUMNS = ("panel", "series", "x", "y", "label")
+
+
+def _category_ticks(positions, labels):
+    """x -> the text of the tick nearest to x (within half the tick spacing) when the ticks name
+    categories; "" for numeric ticks."""
+    pos = np.asarray(positions, dtype=float)
+    texts = [t.get_text() for t in labels]
+
+    def numeric(text):
+        try:
+            float(text.replace("\N{MINUS SIGN}", "-"))
+        except ValueError:
+            return False
+        return True
+
+    if len(pos) == 0 or all(numeric(t) or not t for t in texts):
+        return lambda x: ""
+    half = np.min(np.diff(np.sort(pos))) / 2 if len(pos) > 1 else 0.5
+
+    def label(x):
+        i = int(np.argmin(np.abs(pos - x)))
+        return texts[i] if abs(pos[i] - x) <= half else ""
+
+    return label
+
+
+def figure_data(fig) -> pd.DataFrame:
+    """The numbers a drawn figure shows, one row per point: ``panel`` (the axes' title, else
+    ``axes<i>``), ``series`` (the legend label, else ``line<j>``/``bars<j>``), ``x``, ``y`` and
+    ``label`` (the tick label at ``x``, for categories).
+
+    Read from the artists in data coordinates: lines (``plot``, the data line of ``errorbar``)
+    and bars (``bar``: x = position, y = height; ``barh``: x = position, y = width). Reference
+    lines drawn in axes coordinates (``axhline``), shaded bands and error bars are left out.
+    """
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    rows = []
+    for i, ax in enumerate(fig.get_axes()):
+        panel = ax.get_title() or f"axes{i}"
+        skip, names = set(), {}
+        for c in ax.containers:
+            if isinstance(c, ErrorbarContainer):
+                line, caps, _ = c.lines
+                skip.update(map(id, caps))
+                if line is not None:
+                    names[id(line)] = c.get_label()
+        ticks = {"x": _category_ticks(ax.get_xticks(), ax.get_xticklabels()),
+                 "y": _category_ticks(ax.get_yticks(), ax.get_yticklabels())}
+        for j, line in enumerate(ax.get_lines()):
+            if id(line) in skip or line.get_transform() != ax.transData:
+                continue
+            name = names.get(id(line), line.get_label())
+            series = f"line{j}" if name.startswith("_") else name
+            x = np.asarray(line.get_xdata(), dtype=float)
+            y = np.asarray(line.get_ydata(), dtype=float)
+            rows += [(panel, series, a, b, ticks["x"](a)) for a, b in zip(x, y, strict=True)]
+        for j, c in enumerate(ax.containers):
+            if not isinstance(c, BarContainer):
+                continue
+            series = f"bars{j}" if c.get_label().startswith("_") else c.get_label()
+            horizontal = c.orientation == "horizontal"
+            for patch in c.patches:
+                if horizontal:
+                    pos, value, axis = patch.get_y() + patch.get_height() / 2, patch.get_width(), "y"
+                else:
+                    pos, value, axis = patch.get_x() + patch.get_width() / 2, patch.get_height(), "x"
+                rows.append((panel, series, pos, value, ticks[axis](pos)))
+    return pd.DataFrame(rows, columns=list(FIGURE_DATA_COLUMNS))
 
 
 def bar_chart_with_errors(summary: pd.DataFrame, groups: list[str], metrics: list[str],

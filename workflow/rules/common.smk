@@ -87,6 +87,7 @@ def all_reports():
             f"reports/tables/{exp}.tex",
             f"reports/figures/{exp}.pdf",
             f"reports/figures/{exp}.png",
+            f"reports/figures/{exp}.csv",
         )
     ]
 

@@ -61,6 +61,7 @@ rule figure:
         runs="data/results/{exp}/runs.csv",
     output:
         pdf="reports/figures/{exp}.pdf",
+        data="reports/figures/{exp}.csv",
         png=report(
             "reports/figures/{exp}.png",
             category="Offline default",

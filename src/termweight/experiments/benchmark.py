@@ -568,7 +568,8 @@ def cmd_benchmark_report(args) -> None:
                                   f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
                                   f"datasets; bars: pairwise Wilcoxon, Holm p $\\geq$ "
                                   f"{cfg['alpha']}{cd}", keep=keep),
-                        reports / "figures" / f"benchmark_cd_{learner}_{m}")
+                        reports / "figures" / f"benchmark_cd_{learner}_{m}",
+                        data=False)  # ranks and bars: benchmark_{learner}.tex has the numbers
         t0 = tests[(learner, measures[0])]
         top = [w for w in t0["avg_rank"].index if w != cfg["baseline"]][:BAYES_TOP]
         claims[learner] = {
@@ -583,7 +584,8 @@ def cmd_benchmark_report(args) -> None:
             claims[learner]["bns"] = [{"n": 0}]
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
                                 f"{MEASURE_NAMES[measures[0]]} minus {cfg['baseline']}"),
-                    reports / "figures" / f"benchmark_heat_{learner}")
+                    reports / "figures" / f"benchmark_heat_{learner}",
+                    data=False)  # an image: data/benchmark/scores.csv has the numbers
         n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
         write_latex_table(
             reports / "tables" / f"benchmark_{learner}.tex",

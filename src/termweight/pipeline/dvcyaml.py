@@ -369,8 +369,26 @@ def generate(root: Path = Path("."), params_file: str = "params.yaml") -> str:
     decl = read_yaml(root / DECLARATION, "stage declaration")
     stages = generated_stages(root, params)
     doc = {"stages": stages, **{k: v for k, v in decl.items() if k not in ("stages", "snakemake")}}
+    doc["plots"] = list(doc.get("plots") or []) + figure_plots(stages, params)
     return HEADER + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, width=100,
                               default_flow_style=False, allow_unicode=True)
+
+
+#: a figure's numbers (``termweight.reporting.figure_data``: panel, series, x, y, label) as a DVC
+#: plot: one line per series, one facet per panel, revisions dashed (.dvc/plots/figure.json)
+FIGURE_PLOT = {"x": "x", "y": "y", "template": "figure"}
+
+
+def figure_plots(stages: dict[str, dict], params: dict) -> list[dict]:
+    """A DVC plot for every figure whose numbers a stage writes (``reports/figures/*.csv``)."""
+    paths = set()
+    for name, stage in stages.items():
+        if "matrix" in stage:  # the benchmark's columns: no figures
+            continue
+        for inst in instances(name, stage, params):
+            paths.update(p for p in inst["outs"]
+                         if p.startswith("reports/figures/") and p.endswith(".csv"))
+    return [{p: dict(FIGURE_PLOT)} for p in sorted(paths)]
 
 
 class _Dumper(yaml.SafeDumper):

@@ -148,6 +148,9 @@ def _main(argv=None) -> int:
         logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                             handlers=handlers, force=True,
                             format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        from termweight import parallel
+
+        parallel.LABEL = f"termweight {args.command}"  # progress lines of long steps
         status = args.func(args)
     except TermweightError as exc:
         return _fail(args, str(exc))

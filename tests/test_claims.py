@@ -54,7 +54,8 @@ def test_a_reproduced_claim_needs_no_cause_and_the_tally_counts_tested_claims():
             _claim(id="c", verdict="not testable", cause="needs the 8 missing datasets"),
             _claim(id="d", verdict="reproduced", cause="")]
     t = claims.tally(rows)
-    assert t == {"reproduced": 2, "partly": 1, "not reproduced": 0, "not testable": 1, "tested": 3}
+    assert t == {"reproduced": 2, "partly": 1, "not reproduced": 0, "inconclusive": 0,
+                 "not testable": 1, "tested": 3}
     assert claims.tally_text(rows) == "2 of 3 (1 partly; 1 not testable)"
     assert claims.tally_text(rows[:1]) == "1 of 1"
 

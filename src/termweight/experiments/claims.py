@@ -9,7 +9,8 @@ object per claim the paper makes, with
 - ``published``: the paper's number(s) for it, or "" when it states no number;
 - ``test``: what we ran to test it (data, protocol, statistical test);
 - ``result``: our result, with its test statistic where there is one;
-- ``verdict``: one of ``VERDICTS``;
+- ``verdict``: one of ``VERDICTS``; "inconclusive" when the data cannot decide (the smallest
+  effect the test would detect is larger than the paper's), with that detectable effect stated;
 - ``cause``: for every verdict but "reproduced", why: the measured cause of the gap, "unexplained",
   or, for "not testable", what is missing here. May be "" for "reproduced".
 
@@ -23,7 +24,7 @@ Examples
 ...           test="paired t-test over 110 tasks", result="+3.1 points, t = 4.2, p < 0.001",
 ...           verdict="partly", cause="smaller gain: the bias is regularised (probe)")
 >>> tally([c.as_dict()])
-{'reproduced': 0, 'partly': 1, 'not reproduced': 0, 'not testable': 0, 'tested': 1}
+{'reproduced': 0, 'partly': 1, 'not reproduced': 0, 'inconclusive': 0, 'not testable': 0, 'tested': 1}
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from termweight.errors import TermweightError
 from termweight.latex import latex_escape
 
 #: the verdicts, in the order the tables count them
-VERDICTS = ("reproduced", "partly", "not reproduced", "not testable")
+VERDICTS = ("reproduced", "partly", "not reproduced", "inconclusive", "not testable")
 FIELDS = ("id", "claim", "where", "published", "test", "result", "verdict", "cause")
 _ID = re.compile(r"^[a-z0-9_]+$")
 
@@ -113,7 +114,7 @@ def tally(claims) -> dict[str, int]:
 def tally_text(claims) -> str:
     """``"3 of 5 (1 partly; 2 not testable)"``: reproduced of tested, then the rest."""
     t = tally(claims)
-    rest = [f"{t[v]} {v}" for v in ("partly", "not reproduced", "not testable") if t[v]]
+    rest = [f"{t[v]} {v}" for v in VERDICTS[1:] if t[v]]
     return f"{t['reproduced']} of {t['tested']}" + (f" ({'; '.join(rest)})" if rest else "")
 
 

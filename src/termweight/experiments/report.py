@@ -253,7 +253,9 @@ def claims_section(reports: Path) -> str:
              r"\label{sec:claims}",
              "Each paper's claims, quoted or closely paraphrased, with the test we ran on this "
              "pipeline's results, our result with its test statistic, and a verdict: "
-             "\\emph{reproduced}, \\emph{partly}, \\emph{not reproduced}, or \\emph{not testable} "
+             "\\emph{reproduced}, \\emph{partly}, \\emph{not reproduced}, \\emph{inconclusive} "
+             "(the data cannot decide: the smallest effect the test detects is larger than the "
+             "paper's, and both are stated), or \\emph{not testable} "
              "here (with what is missing). Every verdict but \\emph{reproduced} gives the cause "
              "of the gap, measured where we could, or says ``unexplained''.", ""]
     for paper, rows in paper_claims(reports).items():

@@ -16,9 +16,13 @@ two runs on the one ModApte split. There are no folds, and the pipeline keeps pe
 - macro-F1 (the mean of per-category F1): the Wilcoxon signed-rank test on the per-category F1
   pairs (``scipy.stats.wilcoxon``, ties at zero difference dropped; ``macro_f1_test``).
 
-Decision rule for a claim "A beats B" (``directional_verdict``): *reproduced* if our difference
-A - B has the claimed sign and p < 0.05; *partly* if it has the claimed sign but p >= 0.05; *not
-reproduced* if it has the other sign or is zero. A claim made against several runs (the best
+Decision rule for a claim "A beats B" (``directional_verdict``), a claim about a direction (the
+paper reports no test): *reproduced* if our difference A - B has the claimed sign and p < 0.05;
+*not reproduced* if it has the other sign and p < 0.05. With p >= 0.05: *inconclusive* when the
+smallest difference the test detects with 80% power at 0.05 (``mde``: 2.80 standard errors of the
+difference under the null) is larger than the paper's own difference, so these 90 categories
+cannot tell its direction; otherwise *partly* if the sign is the claimed one and *not reproduced*
+if not. A claim made against several runs (the best
 performer; MP-Boost against the SVM rows; MP-Boost against AdaBoost.MH on both representations)
 gets the weakest of its comparisons' verdicts. The feature-count claim (section 3) is *reproduced*
 if our values per term under the text's reading (distinct training values) are within 5% of the
@@ -64,7 +68,9 @@ ALPHA = 0.05
 N_RESAMPLES = 9999
 #: relative tolerance of the feature-count claim (values per term against the paper's 2.34)
 FEATURE_TOLERANCE = 0.05
-RANK = {"reproduced": 0, "partly": 1, "not reproduced": 2}
+RANK = {"reproduced": 0, "partly": 1, "inconclusive": 2, "not reproduced": 3}
+#: z(1 - 0.05/2) + z(0.80): a difference of POWER_Z standard errors is detected with 80% power
+POWER_Z = 2.8016
 SVM_NAMES = {"squared_hinge": "squared hinge", "hinge": "hinge"}
 P1 = "macro_precision_no_prediction_as_one"
 BIAS_PROBE = ("(not the bias penalty: with it 100x weaker, closer to SVM-light's free bias, "
@@ -239,7 +245,7 @@ def micro_f1_test(a, b, n_resamples: int = N_RESAMPLES, seed: int = 0) -> dict:
                            permutation_type="samples", n_resamples=n_resamples,
                            alternative="two-sided", rng=np.random.default_rng(seed))
     return {"diff": float(res.statistic), "p": float(res.pvalue), "n": k,
-            "resamples": n_resamples}
+            "resamples": n_resamples, "mde": POWER_Z * float(np.std(res.null_distribution))}
 
 
 def macro_f1_test(a, b) -> dict:
@@ -257,19 +263,27 @@ def macro_f1_test(a, b) -> dict:
     else:
         res = wilcoxon(fa, fb, zero_method="wilcox", alternative="two-sided")
         w, p = float(res.statistic), float(res.pvalue)
-    return {"diff": float(d.mean()), "w": w, "p": p, "n": nonzero, "categories": int(d.size)}
+    se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("inf")
+    return {"diff": float(d.mean()), "w": w, "p": p, "n": nonzero, "categories": int(d.size),
+            "mde": POWER_Z * se}
 
 
 def paired_test(a, b, measure: str) -> dict:
     return micro_f1_test(a, b) if measure == "micro_f1" else macro_f1_test(a, b)
 
 
-def directional_verdict(diff: float, p: float, expected: int = 1, alpha: float = ALPHA) -> str:
-    """"reproduced" if ``diff`` has the sign ``expected`` and ``p < alpha``; "partly" if it has
-    that sign and ``p >= alpha``; "not reproduced" if it has the other sign or is zero."""
-    if diff * expected <= 0:
-        return "not reproduced"
-    return "reproduced" if p < alpha else "partly"
+def directional_verdict(diff: float, p: float, expected: int = 1, alpha: float = ALPHA,
+                        mde: float | None = None, paper: float | None = None) -> str:
+    """A direction claim: "reproduced" if ``diff`` has the sign ``expected`` and ``p < alpha``,
+    "not reproduced" if the other sign (or zero) and ``p < alpha``. Otherwise "inconclusive" when
+    the detectable difference ``mde`` exceeds the paper's ``|paper|`` (both given), else "partly"
+    for the expected sign and "not reproduced" for the other."""
+    same = diff * expected > 0
+    if p < alpha:
+        return "reproduced" if same else "not reproduced"
+    if mde is not None and paper is not None and mde > abs(paper):
+        return "inconclusive"
+    return "partly" if same else "not reproduced"
 
 
 def weakest(verdicts) -> str:
@@ -284,9 +298,13 @@ def stat_text(t: dict) -> str:
     """One comparison's statistic as text."""
     if "w" in t:
         return (f"{t['diff']:+.3f}, Wilcoxon W = {t['w']:g}, {_p(t['p'])}, n = {t['n']} of "
-                f"{t['categories']} categories with different F1")
+                f"{t['categories']} categories with different F1{_mde(t)}")
     return (f"{t['diff']:+.3f}, paired randomisation test {_p(t['p'])}, n = {t['n']} categories, "
-            f"{t['resamples']:,} resamples")
+            f"{t['resamples']:,} resamples{_mde(t)}")
+
+
+def _mde(t: dict) -> str:
+    return f", detectable with 80% power: {t['mde']:.3f}" if "mde" in t else ""
 
 
 TEST_MICRO = ("micro-F1 difference; paired randomisation test over the categories (each "
@@ -297,7 +315,8 @@ TEST_MACRO = ("macro-F1 difference (mean per-category F1 difference); Wilcoxon s
 PROTOCOL = ("Reuters-21578 ModApte test set, 90 categories, boosting at 1,000 rounds; paired over "
             "categories because there is one fixed split (no folds) and the pipeline keeps "
             "per-category counts. ")
-RULE = " Reproduced if the sign is the paper's and p < 0.05; partly if p >= 0.05."
+RULE = (" Reproduced if the sign is the paper's and p < 0.05; with p >= 0.05, inconclusive if the"
+        " smallest difference detectable with 80% power exceeds the paper's, else partly.")
 
 
 def log_tf_check(corpus_dir) -> dict:
@@ -403,8 +422,10 @@ def _cmp(data, a, b, m) -> dict | None:
     return paired_test(f[a], f[b], m)
 
 
-def _comparison_claim(data, cid, claim, where, published_text, pairs, m, cause_extra=""):
-    """A claim "A beats B" over one or more (A, B) pairs: the weakest verdict over the pairs."""
+def _comparison_claim(data, cid, claim, where, published_text, pairs, m, cause_extra="",
+                      paper=None):
+    """A claim "A beats B" over one or more (A, B) pairs: the weakest verdict over the pairs.
+    ``paper``: the paper's A - B per pair (None where it printed no number)."""
     tests = [(a, b, _cmp(data, a, b, m)) for a, b in pairs]
     tests = [(a, b, t) for a, b, t in tests if t is not None]
     test = PROTOCOL + (TEST_MICRO if m == "micro_f1" else TEST_MACRO) + "." + RULE
@@ -413,10 +434,12 @@ def _comparison_claim(data, cid, claim, where, published_text, pairs, m, cause_e
                      result="runs missing", verdict="not testable",
                      cause="the runs it compares are not in this pipeline's configuration")
     s = {r: v["scores"] for r, v in data["runs"].items()}
+    paper = dict(zip(pairs, paper or [None] * len(pairs), strict=True))
     parts, verdicts = [], []
     for a, b, t in tests:
         parts.append(f"{a} {s[a][m]:.3f} vs {b} {s[b][m]:.3f}: {stat_text(t)}")
-        verdicts.append(directional_verdict(t["diff"], t["p"]))
+        verdicts.append(directional_verdict(t["diff"], t["p"], mde=t.get("mde"),
+                                            paper=paper[(a, b)]))
     verdict = weakest(verdicts)
     cause = ""
     if verdict == "partly":
@@ -424,6 +447,12 @@ def _comparison_claim(data, cid, claim, where, published_text, pairs, m, cause_e
                 if v == "partly"]
         cause = ("the paper's sign, but not significant at 0.05 over 90 categories: "
                  + "; ".join(weak) + "; the paper reports no test")
+    elif verdict == "inconclusive":
+        weak = [f"{a} vs {b}: {t['diff']:+.3f} ({_p(t['p'])}), detectable {t['mde']:.3f}, "
+                f"the paper's {paper[(a, b)]:+.3f}" for (a, b, t), v in
+                zip(tests, verdicts, strict=True) if v == "inconclusive"]
+        cause = ("too little data to tell: the smallest difference these 90 categories detect "
+                 "with 80% power at 0.05 is larger than the paper's own (" + "; ".join(weak) + ")")
     elif verdict == "not reproduced":
         bad = [f"{a} vs {b} ({t['diff']:+.3f})" for (a, b, t), v in
                zip(tests, verdicts, strict=True) if v == "not reproduced"]
@@ -448,6 +477,15 @@ def claims_list(data) -> list[dict]:
     mp_b, mp_o = run_name("mp_boost", "binary"), run_name("mp_boost", "ordinal")
     one = 1 / 90
     rev = rows["adaboost_mh/binary"]["macro_f1"] - rows["adaboost_mh/ordinal"]["macro_f1"]
+
+    def paper(pairs, m):
+        """The paper's A - B for each pair (None where Table 1 prints no number)."""
+        out = []
+        for a, b in pairs:
+            va, vb = (rows.get(published_key(r) or "", {}).get(m) for r in (a, b))
+            out.append(None if va is None or vb is None else va - vb)
+        return out
+
     out = []
     for cid, learner, b, o, m, where in (
             ("ordinal_beats_binary_adaboost_micro", "AdaBoost.MH", ada_b, ada_o, "micro_f1",
@@ -461,12 +499,13 @@ def claims_list(data) -> list[dict]:
             data, cid, f"Ordinal features encoded as binary beat standard binary features for "
             f"{learner} in {WORDS[m]}", where,
             f"{_pub(rows, key + '/ordinal', m)} vs {_pub(rows, key + '/binary', m)}",
-            [(o, b)], m))
+            [(o, b)], m, paper=paper([(o, b)], m)))
     out.append(_comparison_claim(
         data, "binary_beats_ordinal_adaboost_macro", "The trend is reversed only for AdaBoost.MH "
         "with macro-F1: binary features beat ordinal ones there", "Sec. 3, Table 1",
         f"{_pub(rows, 'adaboost_mh/binary', 'macro_f1')} vs "
         f"{_pub(rows, 'adaboost_mh/ordinal', 'macro_f1')}", [(ada_b, ada_o)], "macro_f1",
+        paper=paper([(ada_b, ada_o)], "macro_f1"),
         cause_extra=f"the paper's reversal ({rev:.3f}) is about one category's weight in a "
                     f"macro average of 90 (1/90 = {one:.3f})"))
     competitors = [r for r in (ada_b, ada_o, mp_b, *svms) if r in runs]
@@ -478,7 +517,8 @@ def claims_list(data) -> list[dict]:
         out.append(_comparison_claim(
             data, f"mpboost_ordinal_best_{m.split('_')[0]}", "MP-Boost with ordinal features is "
             f"the best performer of Table 1 in {WORDS[m]}", "Sec. 3, Table 1", published_text,
-            [(mp_o, r) for r in competitors], m))
+            [(mp_o, r) for r in competitors], m,
+            paper=paper([(mp_o, r) for r in competitors], m)))
     for m in ("micro_f1", "macro_f1"):
         out.append(_comparison_claim(
             data, f"mpboost_ordinal_beats_svm_{m.split('_')[0]}", "Once endowed with ordinal "
@@ -486,14 +526,15 @@ def claims_list(data) -> list[dict]:
             f"({WORDS[m]}); the SVM rows: squared hinge (LinearSVC's default) and hinge "
             "(SVM-light's loss)", "Abstract; Sec. 3, Table 1",
             f"{_pub(rows, 'mp_boost/ordinal', m)} vs {_pub(rows, 'svm/tfidf', m)}",
-            [(mp_o, r) for r in svms], m))
+            [(mp_o, r) for r in svms], m, paper=paper([(mp_o, r) for r in svms], m)))
     for m in ("micro_f1", "macro_f1"):
         pubs = "; ".join(f"{rep} {_pub(rows, 'mp_boost/' + rep, m)} vs "
                          f"{_pub(rows, 'adaboost_mh/' + rep, m)}" for rep in ("binary", "ordinal"))
         out.append(_comparison_claim(
             data, f"mpboost_beats_adaboost_{m.split('_')[0]}", "MP-Boost obtains considerable "
             f"effectiveness improvements over AdaBoost.MH ({WORDS[m]}, on binary and on ordinal "
-            "features)", "Sec. 3 (citing [3]); Table 1", pubs, [(mp_b, ada_b), (mp_o, ada_o)], m))
+            "features)", "Sec. 3 (citing [3]); Table 1", pubs, [(mp_b, ada_b), (mp_o, ada_o)], m,
+            paper=paper([(mp_b, ada_b), (mp_o, ada_o)], m)))
     out.append(feature_claim(data))
     out.append(log_tf_claim(data.get("log_tf")))
     out.append(Claim(

@@ -62,23 +62,28 @@ def _short(cmd: str) -> str:
     return f"{Path(first).name} {rest}".strip()
 
 
+def rwlock_entries(root: Path) -> list[dict]:
+    """The processes DVC's ``.dvc/tmp/rwlock`` names (``{"pid": int, "cmd": str}`` each, writers
+    and readers); none when the file is absent or unreadable."""
+    import json
+
+    try:
+        info = json.loads((Path(root) / ".dvc/tmp/rwlock").read_text() or "{}")
+    except (OSError, ValueError):
+        return []
+    entries = list(info.get("write", {}).values())
+    for readers in info.get("read", {}).values():
+        entries.extend(readers)
+    return [e for e in entries if isinstance(e, dict) and isinstance(e.get("pid"), int)]
+
+
 def _dvc_parent(root: Path):
     """The ``dvc`` process running this step and its command: the nearest ancestor that holds an
     entry in DVC's ``.dvc/tmp/rwlock`` (DVC records its PID and command there for every stage it
     runs, and releases its repository lock while the stage's command runs)."""
-    import json
-
     import psutil
 
-    try:
-        info = json.loads((root / ".dvc/tmp/rwlock").read_text() or "{}")
-    except (OSError, ValueError):
-        return None, None
-    entries = list(info.get("write", {}).values())
-    for readers in info.get("read", {}).values():
-        entries.extend(readers)
-    cmds = {e["pid"]: _short(e.get("cmd", "dvc")) for e in entries
-            if isinstance(e, dict) and isinstance(e.get("pid"), int)}
+    cmds = {e["pid"]: _short(e.get("cmd", "dvc")) for e in rwlock_entries(root)}
     for proc in psutil.Process().parents():
         if proc.pid in cmds:
             return proc, cmds[proc.pid]

@@ -51,15 +51,10 @@ def _pid_alive(pid: int) -> bool:
 
 def _dvc_stage_running(root: Path) -> str | None:
     """The ``dvc repro`` command (and PID) currently running a stage here, from DVC's rwlock."""
-    try:
-        info = json.loads((root / ".dvc/tmp/rwlock").read_text() or "{}")
-    except (OSError, ValueError):
-        return None
-    entries = list(info.get("write", {}).values())
-    for readers in info.get("read", {}).values():
-        entries.extend(readers)
-    for e in entries:
-        if isinstance(e, dict) and isinstance(e.get("pid"), int) and _pid_alive(e["pid"]):
+    from termweight.checkout import rwlock_entries
+
+    for e in rwlock_entries(root):
+        if _pid_alive(e["pid"]):
             return f"`{e.get('cmd', 'dvc')}` (PID {e['pid']})"
     return None
 

@@ -1,5 +1,9 @@
 """How many expanded DVC stages an edit to each module of src/termweight would stale.
 
+With code digests (termweight.pipeline.codedigest) a stage is counted when its digest lists the
+module: a code edit reruns it (a comment or docstring edit reruns only the digest stages, which are
+not counted). ``code_entries`` counts every dependency on code, digests included.
+
 Reads the stages as DVC expands them (``Repo(".").index.stages``: every ``foreach`` and
 ``matrix`` item of dvc.yaml) and counts, per file of ``src/termweight``, the stages that list
 it as a dependency. Also prints the code entries per stage and the size of dvc.lock.
@@ -24,22 +28,32 @@ from pathlib import Path
 def measure() -> dict:
     from dvc.repo import Repo
 
+    from termweight.pipeline.codedigest import STAGE_PREFIX
+    from termweight.pipeline.dvcyaml import digested_code
+
     t0 = time.perf_counter()
     stages = list(Repo(".").index.stages)
     collect_s = time.perf_counter() - t0
     per_file: Counter[str] = Counter()
     code_entries = 0
+    cmds = {s.name: {"cmd": s.cmd} for s in stages if s.name.startswith(STAGE_PREFIX)}
     for stage in stages:
+        code_entries += sum(str(d.def_path).startswith(("src/", "data/code/"))
+                            for d in stage.deps)
+        if stage.name.startswith(STAGE_PREFIX):
+            continue
+        # an edit to a module reruns the stages whose code digest lists it (and its digest
+        # stages, which are not counted); before the digests, the stages that listed it
         code = {str(d.def_path) for d in stage.deps if str(d.def_path).startswith("src/")}
-        code_entries += len(code)
-        per_file.update(code)
+        per_file.update(code | set(digested_code(cmds, stage.name)))
     modules = sorted(str(p) for p in Path("src/termweight").rglob("*.py"))
     lock = Path("dvc.lock")
     return {
         "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                                  text=True).stdout.strip(),
         "date": datetime.date.today().isoformat(),
-        "stages": len(stages),
+        "stages": len([s for s in stages if not s.name.startswith(STAGE_PREFIX)]),
+        "digest_stages": len([s for s in stages if s.name.startswith(STAGE_PREFIX)]),
         "code_entries": code_entries,
         "code_entries_per_stage": round(code_entries / len(stages), 1),
         "dvc_lock_bytes": lock.stat().st_size if lock.exists() else None,

@@ -145,11 +145,11 @@ def slice_dvc(tmp_path_factory) -> Path:
 def slice_smk(tmp_path_factory, slice_dvc) -> Path:
     """The same config after ``snakemake experiments --cores 2``, run with ``slice_dvc``'s dvc.lock in
     place (as in a clone that has the committed lock); its log is ``<path>.log`` beside it."""
-    from workflow_utils import SMALL, SMK_SLICE, make_project, run
+    from workflow_utils import SMALL, SMK_SLICE, copy_lock, make_project, run
 
     def build(path):
         make_project(path, SMALL)
-        shutil.copy2(slice_dvc / "dvc.lock", path / "dvc.lock")
+        copy_lock(slice_dvc, path)
         res = run(["snakemake", *SMK_SLICE, "--cores", "2"], path)
         path.with_suffix(".log").write_text(res.stdout + res.stderr)
 
@@ -185,11 +185,11 @@ def tiny_bench_dvc(tmp_path_factory, mirror) -> Path:
 @pytest.fixture(scope="session")
 def tiny_bench_smk(tmp_path_factory, mirror, tiny_bench_dvc) -> Path:
     """The same config after ``snakemake --cores 2 benchmark``, with ``tiny_bench_dvc``'s dvc.lock."""
-    from workflow_utils import make_project, run, tiny_benchmark_params
+    from workflow_utils import copy_lock, make_project, run, tiny_benchmark_params
 
     def build(path):
         make_project(path, tiny_benchmark_params(mirror))
-        shutil.copy2(tiny_bench_dvc / "dvc.lock", path / "dvc.lock")
+        copy_lock(tiny_bench_dvc, path)
         run(["snakemake", "--cores", "2", "benchmark"], path, timeout=900)
 
     return shared_project(tmp_path_factory, "tiny_bench_smk", build)

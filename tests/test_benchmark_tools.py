@@ -9,6 +9,8 @@ import json
 import pytest
 from workflow_utils import GSS_MODULE, TINY_BENCHMARK_REPORTS, copy_project, digests, run
 
+from termweight.pipeline import dvcyaml
+
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
 
@@ -65,10 +67,10 @@ def test_a_new_weighting_stales_its_columns_only(tiny_bench_dvc, tmp_path):
     assert set(status) == {"benchmark_column_gss@tr11-tf-gss", "benchmark_column_gss@tr12-tf-gss",
                            "benchmark_aggregate@tr11-linearsvc", "benchmark_aggregate@tr11-mnb",
                            "benchmark_aggregate@tr12-linearsvc", "benchmark_aggregate@tr12-mnb",
-                           "benchmark_report"}, sorted(status)
+                           "benchmark_report", "code_benchmark_column_gss"}, sorted(status)
     generated = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
-    owners = {n for n, st in generated.items()
-              if "src/termweight/weightings/gss.py" in st.get("do", st).get("deps", [])}
+    owners = {n for n in generated
+              if "src/termweight/weightings/gss.py" in dvcyaml.digested_code(generated, n)}
     assert owners == {"benchmark_column_gss"}
 
 

@@ -20,6 +20,7 @@ from workflow_utils import (
     REPO,
     SMALL,
     SMK_SLICE,
+    copy_lock,
     copy_project,
     digests,
     make_project,
@@ -144,7 +145,7 @@ def test_dvc_metrics_show_is_one_short_row_and_snakemake_writes_the_same(slice_d
     for paper in PAPERS:  # committed results of the papers (their stages are not run here)
         shutil.copy2(REPO / f"reports/metrics/{paper}.json", root / f"reports/metrics/{paper}.json")
     # --single-item: the papers' stages upstream of reports/metrics are not run
-    run(["dvc", "repro", "--quiet", "--single-item", "headlines"], root)
+    run(["dvc", "repro", "--quiet", "--single-item", "code_headlines", "headlines"], root)
     shown = json.loads(run(["dvc", "metrics", "show", "--json"], root).stdout)
     files = shown[""]["data"]
     assert list(files) == ["reports/headlines.json"]
@@ -186,7 +187,7 @@ def test_default_remote_push_then_a_fresh_checkout_restores(slice_dvc, tmp_path)
     assert remote.is_dir() and any(p.is_file() for p in remote.rglob("*"))
     # a fresh checkout beside it: dvc.lock and the cache: false reports/ come from git
     clone = _with_default_remote(make_project(tmp_path / "clone", SMALL))
-    shutil.copy2(first / "dvc.lock", clone / "dvc.lock")
+    copy_lock(first, clone)  # dvc.lock and the code digests
     for path in ("reports/metrics", "reports/tables", "reports/figures", "reports/macros",
                  "reports/generated"):
         if (first / path).exists():

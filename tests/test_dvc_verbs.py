@@ -102,8 +102,8 @@ def _git_project(root):
         for path in (REPO / "reports" / sub).iterdir():  # papers (their stages are not run here)
             if not (root / "reports" / sub / path.name).exists():
                 shutil.copy2(path, root / "reports" / sub / path.name)
-    run(["dvc", "repro", "--quiet", "--single-item", "headlines", "report_macros@slice", "report"],
-        root)
+    run(["dvc", "repro", "--quiet", "--single-item", "code_headlines", "headlines", "code_report_macros",
+         "report_macros@slice", "code_report", "report"], root)
     from dvc.utils.serialize import modify_yaml
 
     with modify_yaml(root / "params.yaml"):  # the form DVC writes (as the repository's is)

@@ -13,6 +13,7 @@ from test_pipeline import one_graph_problems
 from workflow_utils import REPO, copy_project, env, pdf_text, require_tex
 
 from termweight.experiments.papers import papers
+from termweight.pipeline import dvcyaml
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +54,7 @@ def test_a_sixth_paper_is_one_package(slice_reported, tmp_path):
     assert "Toy (2026): the share of each class" in listed and "all six papers" in listed
     _run(root, "python", "-m", "termweight", "dvc-yaml")
     stages = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
-    assert "src/termweight/experiments/toy/__init__.py" in stages["toy_run"]["deps"]
+    assert "src/termweight/experiments/toy/__init__.py" in dvcyaml.digested_code(stages, "toy_run")
     assert "src/termweight/experiments/toy/section.tex" in stages["report"]["deps"]
 
     # Snakemake: the paper's target, then the PDF with its section and its summary row
@@ -71,7 +72,7 @@ def test_a_sixth_paper_is_one_package(slice_reported, tmp_path):
     assert (root / "reports/tables/toy_classes.tex").read_bytes() == table
     assert (root / "reports/metrics/toy.json").read_bytes() == metrics
     (root / "reports/paper.pdf").unlink()
-    _run(root, "dvc", "repro", "--force", "--single-item", "report")
+    _run(root, "dvc", "repro", "--force", "--single-item", "code_report", "report")
     text = pdf_text(root / "reports/paper.pdf")
     assert "Toy (2026): a sixth paper" in text and "largest class share" in text
 

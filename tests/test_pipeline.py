@@ -16,7 +16,7 @@ import pytest
 import yaml
 from workflow_utils import DVC_SLICE, REPO, SMK_SLICE, copy_project, run
 
-from termweight.pipeline import codedeps, dvcyaml
+from termweight.pipeline import codedeps, codedigest, dvcyaml
 from termweight.splits import split_names
 
 
@@ -114,7 +114,7 @@ def test_only_the_mixch_columns_depend_on_kims_learner_and_settings():
     for name, stage in stages.items():
         if "weighting" not in stage.get("matrix", {}):
             continue
-        kim = "src/termweight/learners/kim.py" in stage["deps"]
+        kim = "src/termweight/learners/kim.py" in dvcyaml.digested_code(stages, name)
         mixch = stage["matrix"]["weighting"] == ["ntf-mixch"]
         assert kim == mixch == ("benchmark.mixch" in stage["params"]), name
         # under the tuned protocol the fixed-C settings are read by no column
@@ -132,7 +132,8 @@ def test_no_stage_depends_on_runner_code():
     files = {codedeps.relative(codedeps._modules()[m]) for m in runner}
     stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
     for name, stage in stages.items():
-        deps = set(stage.get("do", stage).get("deps", []))
+        deps = set(stage.get("do", stage).get("deps", [])) | set(dvcyaml.digested_code(stages,
+                                                                                       name))
         assert not deps & files, (name, sorted(deps & files))
     # walked through: io's writers decide no bytes, termweight.formats does
     assert "formats.py" in _short(codedeps.command_code("encode"))
@@ -145,8 +146,11 @@ def test_both_tools_list_the_same_code():
     """Snakemake's rules take their code inputs from the same derivation as dvc.yaml."""
     stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
     for name, stage in stages.items():
+        if name.startswith(codedigest.STAGE_PREFIX):
+            continue
         body = stage.get("do", stage)
-        code = sorted(d for d in body.get("deps", []) if d.endswith(".py"))
+        assert not [d for d in body.get("deps", []) if d.endswith(".py")], name  # a digest
+        code = sorted(dvcyaml.digested_code(stages, name))
         cmd = re.search(r"termweight (?:--log \S+ )?([a-z][a-z0-9-]*)", body["cmd"]).group(1)
         extra = ()
         if name.startswith("prepare_"):
@@ -268,7 +272,7 @@ def test_the_library_never_imports_the_pipeline_layer():
     graph = codedeps.import_graph()
     offenders = sorted(m for m, targets in graph.items()
                        if not m.startswith(("termweight.pipeline", "termweight.steps",
-                                            "termweight.cli"))
+                                            "termweight.cli", "termweight.__main__"))
                        and any(t.startswith("termweight.pipeline") for t in targets))
     assert not offenders, offenders
 
@@ -293,15 +297,13 @@ def test_an_edited_module_makes_exactly_its_importers_stale(slice_smk, tmp_path,
     project = copy_project(slice_smk, tmp_path / "p")
     assert _stale_dvc(project) == set()
     path = project / "src/termweight" / module
-    path.write_text(path.read_text() + "\n# an edit\n")
+    path.write_text(path.read_text() + "\n_AN_EDIT = 1\n")
     generated = yaml.safe_load((project / "dvc.yaml").read_text())["stages"]
-
-    def deps(stage):
-        base = stage.split("@")[0]
-        return generated[base].get("do", generated[base])["deps"]
-
-    expected = {s for s in SLICE_STAGES if f"src/termweight/{module}" in deps(s)}
-    assert _stale_dvc(project) == expected, module
+    expected = {s for s in SLICE_STAGES
+                if f"src/termweight/{module}" in dvcyaml.digested_code(generated, s)}
+    # DVC: the code digest of each of those stages (and only theirs) is out of date
+    assert _stale_dvc(project) == {codedigest.STAGE_PREFIX + s.split("@")[0]
+                                   for s in expected}, module
     # Snakemake: the jobs whose resolved inputs hold the module (a dry run with every job, so
     # that each job's own inputs are printed) are the same stages, and a plain dry run reruns
     # each of them (Snakemake reruns a job whose input is newer than its outputs)
@@ -402,15 +404,22 @@ def _snakemake_jobs(root: Path, targets: list[str], *options: str) -> list[dict]
 
 
 def _dvc_stages(root: Path) -> dict[str, dict]:
-    """DVC's stages in ``root``: name -> cmd, deps (files, not params) and outs."""
+    """DVC's stages in ``root``: name -> cmd, deps (files, not params) and outs; a stage's code
+    digest (``data/code/<stage>.json``) stands for the files its ``code_<stage>`` hashes, and
+    the digest stages themselves are left out (DVC's record of the code: Snakemake's rules
+    take the files as inputs)."""
     from dvc.dependency.param import ParamsDependency
     from dvc.repo import Repo
 
     with Repo(str(root)) as repo:
-        return {s.name: {"cmd": s.cmd, "deps": [str(d.def_path) for d in s.deps
-                                                      if not isinstance(d, ParamsDependency)],
-                               "outs": [str(o.def_path) for o in s.outs]}
-                for s in repo.index.stages}
+        stages = {s.name: {"cmd": s.cmd, "deps": [str(d.def_path) for d in s.deps
+                                                  if not isinstance(d, ParamsDependency)],
+                           "outs": [str(o.def_path) for o in s.outs]}
+                  for s in repo.index.stages}
+    code = {name: dvcyaml.digested_code(stages, name) for name in stages}
+    return {name: {**s, "deps": [d for d in s["deps"] if not d.startswith(
+                codedigest.DIRECTORY + "/")] + code[name]}
+            for name, s in stages.items() if not name.startswith(codedigest.STAGE_PREFIX)}
 
 
 def _by_stage(jobs: list[dict], stages: dict) -> tuple[dict[str, list[dict]], list[str]]:

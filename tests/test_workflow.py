@@ -119,6 +119,7 @@ def test_dvc_yaml_prepares_every_dataset_params_uses(repo):
     """The corpus stages are generated for the datasets params.yaml uses (no list to keep in step):
     one prepare stage per declaring module, which depends on that module and not the others."""
     from termweight.datasets import DATASETS
+    from termweight.pipeline import dvcyaml
     from termweight.pipeline.dvcyaml import datasets_used
 
     stages = yaml.safe_load((repo / "dvc.yaml").read_text())["stages"]
@@ -126,11 +127,11 @@ def test_dvc_yaml_prepares_every_dataset_params_uses(repo):
     used = set(datasets_used(params))
     text = {d for d in used if DATASETS[d].kind == "text"}
     assert set(stages["tokenize"]["foreach"]) == set(stages["count"]["foreach"]) == text
-    for name, stage in stages.items():
+    for name in stages:
         if not name.startswith("prepare_"):
             continue
         module = name.removeprefix("prepare_")
-        deps = stage["do"]["deps"]
+        deps = dvcyaml.digested_code(stages, name)
         assert f"src/termweight/datasets/{module}.py" in deps, name
         others = {f"src/termweight/datasets/{m['module']}.py" for s in stages.values()
                   if isinstance(s.get("foreach"), dict) for m in s["foreach"].values()

@@ -115,6 +115,16 @@ def generate_dvc_yaml(path: Path) -> None:
     assert res.returncode == 0, res.stderr[-3000:]
 
 
+def copy_lock(src: Path, dest: Path) -> None:
+    """What git keeps of a DVC run besides its committed outputs: dvc.lock and the stages' code
+    digests (``data/code``, DVC ``cache: false``)."""
+    from termweight.pipeline.codedigest import DIRECTORY
+
+    shutil.copy2(src / "dvc.lock", dest / "dvc.lock")
+    if (src / DIRECTORY).is_dir():
+        shutil.copytree(src / DIRECTORY, dest / DIRECTORY, dirs_exist_ok=True)
+
+
 def copy_project(src: Path, dest: Path) -> Path:
     """A private copy of a built project (a shared one of conftest.py): files, DVC's cache and
     Snakemake's metadata, with their mtimes, so that neither tool sees anything to redo."""
@@ -123,10 +133,15 @@ def copy_project(src: Path, dest: Path) -> Path:
 
 
 def digests(root: Path) -> dict[str, str]:
+    """SHA-256 of every result file under data/ and reports/ (not DVC's code digests, which
+    only a DVC run writes)."""
+    from termweight.pipeline.codedigest import DIRECTORY
+
     out = {}
     for sub in ("data", "reports"):
         for p in sorted((root / sub).rglob("*")):
-            if p.is_file() and ".dvc" not in p.parts and p.name != ".snakemake_timestamp":
+            if p.is_file() and ".dvc" not in p.parts and p.name != ".snakemake_timestamp" \
+                    and not p.relative_to(root).as_posix().startswith(DIRECTORY + "/"):
                 out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

@@ -368,10 +368,46 @@ def generate(root: Path = Path("."), params_file: str = "params.yaml") -> str:
     params = read_yaml(root / params_file)
     decl = read_yaml(root / DECLARATION, "stage declaration")
     stages = generated_stages(root, params)
-    doc = {"stages": stages, **{k: v for k, v in decl.items() if k not in ("stages", "snakemake")}}
-    doc["plots"] = list(doc.get("plots") or []) + figure_plots(stages, params)
+    plots = figure_plots(stages, params)
+    doc = {"stages": with_code_digests(stages),
+           **{k: v for k, v in decl.items() if k not in ("stages", "snakemake")}}
+    doc["plots"] = list(doc.get("plots") or []) + plots
     return HEADER + yaml.dump(doc, Dumper=_Dumper, sort_keys=False, width=100,
                               default_flow_style=False, allow_unicode=True)
+
+
+def with_code_digests(stages: dict[str, dict]) -> dict[str, dict]:
+    """Each stage's code files replaced by one digest of them (``termweight.pipeline.codedigest``):
+    stage ``s`` depends on ``data/code/s.json``, which stage ``code_s`` writes from the files."""
+    from termweight.pipeline import codedigest
+    from termweight.pipeline.codedeps import command_code
+
+    own = command_code("code-digest")
+    out: dict[str, dict] = {}
+    for name, stage in stages.items():
+        body = stage.get("do", stage)
+        code = [d for d in body.get("deps", []) if isinstance(d, str) and d.endswith(".py")]
+        if code:
+            path = codedigest.digest_path(name)
+            out[codedigest.STAGE_PREFIX + name] = {
+                "cmd": f"python -m termweight code-digest --out {path} {' '.join(code)}",
+                "deps": list(dict.fromkeys(own + code)), "outs": [{path: {"cache": False}}]}
+            body = {**body, "deps": [d for d in body["deps"] if d not in code] + [path]}
+            stage = {**stage, "do": body} if "do" in stage else body
+        out[name] = stage
+    return out
+
+
+def digested_code(stages: dict[str, dict], name: str) -> list[str]:
+    """The code files of stage ``name`` of a dvc.yaml (``stages``, as loaded): those its
+    digest stage hashes (the words after ``--out <path>`` of its command)."""
+    from termweight.pipeline import codedigest
+
+    digest = stages.get(codedigest.STAGE_PREFIX + name.split("@", 1)[0])
+    if digest is None:
+        return []
+    words = digest["cmd"].split()
+    return words[words.index("--out") + 2:]
 
 
 #: a figure's numbers (``termweight.reporting.figure_data``: panel, series, x, y, label) as a DVC

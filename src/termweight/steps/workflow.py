@@ -1,5 +1,5 @@
-"""The workflow as a whole: ``run`` (Snakemake on targets) and ``dvc-yaml`` (dvc.yaml from the
-stage declaration)."""
+"""The workflow as a whole: ``run`` (Snakemake on targets), ``dvc-yaml`` (dvc.yaml from the
+stage declaration) and ``code-digest`` (a stage's code as one file, for DVC)."""
 
 from __future__ import annotations
 
@@ -82,8 +82,17 @@ def cmd_dvc_yaml(args) -> None:
     log.info("dvc.yaml %s", "up to date" if fresh else "written")
 
 
+def cmd_code_digest(args) -> None:
+    """Write ``{path: md5}`` of the source files a stage computes with (``--out``), the one code
+    dependency that stage has in dvc.yaml (termweight.pipeline.codedigest)."""
+    from termweight import io
+    from termweight.pipeline.codedigest import file_md5s, render
+
+    io.write_text(args.out, render(file_md5s(args.files)).decode())
+
+
 def register(sub) -> None:
-    """``run`` and ``dvc-yaml``."""
+    """``run``, ``dvc-yaml`` and ``code-digest``."""
     p = sub.add_parser("run", help="run the pipeline: snakemake --cores N [target ...] in the "
                        "repository (default target: all)",
                        description=" ".join(cmd_run.__doc__.split()))
@@ -105,3 +114,9 @@ def register(sub) -> None:
     p.add_argument("--check", action="store_true",
                    help="do not write: exit 2 when dvc.yaml differs from a fresh generation")
     p.set_defaults(func=cmd_dvc_yaml)
+
+    p = sub.add_parser("code-digest", help="write {path: md5} of a stage's source files (its code "
+                       "dependency in dvc.yaml)", description=cmd_code_digest.__doc__)
+    p.add_argument("--out", required=True, help="the digest file (data/code/<stage>.json)")
+    p.add_argument("files", nargs="+", help="the source files, relative to the checkout")
+    p.set_defaults(func=cmd_code_digest)

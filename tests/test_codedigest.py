@@ -1,0 +1,136 @@
+"""Each stage's code as one digest (termweight.pipeline.codedigest): one lock entry per stage, and
+a comment or docstring edit reruns the digests and nothing else."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+from workflow_utils import DVC_SLICE, REPO, copy_project, digests, run
+
+from termweight.pipeline import codedeps, codedigest, dvcyaml
+
+
+def test_a_digest_ignores_comments_docstrings_and_blank_lines_only():
+    base = b'"""Module."""\nimport x\n\n\ndef f(a):\n    """Doc."""\n    return a + 1  # one\n'
+    same = (b'"""Module, reworded\non two lines."""\n# a comment\nimport x\n\n'
+            b'def f(a):\n    """Another doc."""\n\n    return a + 1\n')
+    assert codedigest.code_md5(base) == codedigest.code_md5(same)
+    for edit in (b"return a + 2", b"return a+1", b'return "a + 1"'):
+        changed = base.replace(b"return a + 1", edit)
+        assert codedigest.code_md5(changed) != codedigest.code_md5(base), edit
+    # a string that is not a docstring is code; so is a '#' inside a string
+    assert codedigest.code_md5(b'x = "doc"\n') != codedigest.code_md5(b'x = "other"\n')
+    assert codedigest.code_md5(b'x = "#a"\n') != codedigest.code_md5(b'x = "#b"\n')
+    # never a file's own MD5 (the migration keeps a stage recorded against other code stale)
+    import hashlib
+
+    text = codedigest.code_text(base)
+    assert codedigest.code_md5(base) != hashlib.md5(text).hexdigest()
+    # non-ASCII before a docstring on its line: ast's byte columns become characters
+    assert b"Doc" not in codedigest.code_text(
+        'def g():\n    """Dé."""; y = "é"\n'.encode())
+
+
+def test_no_result_reads_a_docstring():
+    """A digest leaves docstrings out, so no step's output may depend on one: the places that
+    read ``__doc__`` feed ``--help`` and ``list`` only (a new one must be judged and added)."""
+    allowed = {
+        "clihelp.py", "steps/catalogue.py", "steps/workflow.py", "steps/results.py",
+        "steps/column.py", "experiments/benchmark.py", "experiments/sensitivity.py",
+        "experiments/external.py",  # argparse descriptions
+        "scoring.py",  # METRIC_DESCRIPTIONS: `list metrics` (steps/catalogue.py) only
+        "datasets/cachopo.py", "datasets/arff.py", "datasets/reuters.py",  # parser's __doc__
+    }
+    code = {str(p.relative_to(codedeps.SOURCE)): codedigest.code_text(p.read_bytes()).decode()
+            for p in codedeps.SOURCE.rglob("*.py")}
+    found = {f for f, text in code.items() if re.search(r"__doc__|getdoc\(", text)}
+    assert found <= allowed, sorted(found - allowed)
+    readers = {f for f, text in code.items() if "METRIC_DESCRIPTIONS" in text}
+    assert readers == {"scoring.py", "steps/catalogue.py"}
+
+
+def test_every_stage_has_one_code_entry_and_its_digest_stage_the_files():
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    lock = yaml.load((REPO / "dvc.lock").read_text(), Loader=yaml.CSafeLoader)["stages"]
+    for name, stage in stages.items():
+        if name.startswith(codedigest.STAGE_PREFIX):
+            base = name.removeprefix(codedigest.STAGE_PREFIX)
+            assert stage["outs"] == [{codedigest.digest_path(base): {"cache": False}}]
+            assert set(dvcyaml.digested_code(stages, base)) <= set(stage["deps"])
+            continue
+        deps = stage.get("do", stage).get("deps", [])
+        assert not [d for d in deps if d.endswith(".py")], name
+    for name, entry in lock.items():
+        code = [d for d in entry.get("deps", []) if d["path"].endswith(".py")]
+        assert name.startswith(codedigest.STAGE_PREFIX) or not code, name
+    # the committed digests are what the code digests now (dvc status agrees: tests elsewhere)
+    for name in stages:
+        if name.startswith(codedigest.STAGE_PREFIX):
+            base = name.removeprefix(codedigest.STAGE_PREFIX)
+            files = dvcyaml.digested_code(stages, base)
+            assert (REPO / codedigest.digest_path(base)).read_bytes() == codedigest.render(
+                codedigest.file_md5s(files, REPO)), base
+
+
+@pytest.mark.slow
+def test_a_docstring_edit_reruns_the_digests_a_code_edit_the_steps(slice_dvc, tmp_path):
+    """`dvc repro` after a comment and docstring edit runs the digest stages of the module and
+    nothing else (early cut-off); after a code edit, also the steps that compute with it."""
+    project = copy_project(slice_dvc, tmp_path / "p")
+    before = digests(project)
+    path = project / "src/termweight/learners/linear.py"
+    text = path.read_text()
+    first_def = text.index('"""', text.index("\ndef ")) + 3
+    path.write_text("# a comment\n" + text[:first_def] + "Reworded. " + text[first_def:])
+    res = run(["dvc", "repro", *DVC_SLICE], project)
+    ran = set(re.findall(r"Running stage '([^']+)'", res.stdout))
+    assert ran and all(s.startswith(codedigest.STAGE_PREFIX) for s in ran), sorted(ran)
+    assert digests(project) == before
+    out = run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], project).stdout.strip()
+    assert json.loads(out or "{}") == {}
+
+    path.write_text(path.read_text() + "\n_AN_EDIT = 1\n")
+    res = run(["dvc", "repro", *DVC_SLICE], project)
+    ran = set(re.findall(r"Running stage '([^']+)'", res.stdout))
+    # exactly the steps that compute with the module (the edit changes no output: nothing after)
+    stages = yaml.safe_load((project / "dvc.yaml").read_text())["stages"]
+    module = "src/termweight/learners/linear.py"
+    steps = {s for s in ran if not s.startswith(codedigest.STAGE_PREFIX)}
+    assert "train@slice" in steps and steps == {
+        s for s in steps | {"prepare_bbc@bbc", "tokenize@bbc", "count@bbc"}
+        if module in dvcyaml.digested_code(stages, s)}, sorted(ran)
+
+
+def test_a_step_under_dvc_refuses_a_stale_digest(tmp_path):
+    """Run by DVC (DVC_ROOT, DVC_STAGE), a step whose code digest is not its code now refuses in
+    one line naming the digest stage to run, exit 2; a current digest lets it run."""
+    import subprocess
+    import sys
+
+    from workflow_utils import env
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/m.py").write_text('"""Doc."""\nX = 1\n')
+    (tmp_path / "data/code").mkdir(parents=True)
+    digest = tmp_path / codedigest.digest_path("train")
+    digest.write_bytes(codedigest.render(codedigest.file_md5s(["src/m.py"], tmp_path)))
+    e = {**env(), "DVC_ROOT": str(tmp_path), "DVC_STAGE": "train@slice"}
+
+    def version():
+        return subprocess.run([sys.executable, "-m", "termweight", "--version"], env=e,
+                              cwd=tmp_path, capture_output=True, text=True)
+
+    assert version().returncode == 0
+    (tmp_path / "src/m.py").write_text('"""Reworded."""\nX = 1  # same code\n')
+    assert version().returncode == 0
+    (tmp_path / "src/m.py").write_text("X = 2\n")
+    res = version()
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
+    assert "data/code/train.json is out of date (src/m.py changed)" in res.stderr
+    assert "dvc repro code_train" in res.stderr
+    digest.write_text("[1, 2]")
+    res = version()
+    assert res.returncode == 2 and "is not a digest" in res.stderr, res.stderr

@@ -90,6 +90,14 @@ def file_md5s(paths: Iterable[str], root: Path = Path(".")) -> dict[str, str]:
     return {p: code_md5((Path(root) / p).read_bytes()) for p in paths}
 
 
+def cmd_code_digest(args) -> None:
+    """Write ``{path: md5 of its code}`` of the source files a stage computes with (``--out``),
+    the one code dependency that stage has in dvc.yaml (termweight.pipeline.codedigest)."""
+    from termweight import io
+
+    io.write_text(args.out, render(file_md5s(args.files)).decode())
+
+
 def check_dvc_stage(environ=None) -> None:
     """Under DVC (``DVC_ROOT``, ``DVC_STAGE``), refuse (one line, exit 2) to run a stage whose
     code digest is not what its files hash to now.

@@ -82,15 +82,6 @@ def cmd_dvc_yaml(args) -> None:
     log.info("dvc.yaml %s", "up to date" if fresh else "written")
 
 
-def cmd_code_digest(args) -> None:
-    """Write ``{path: md5}`` of the source files a stage computes with (``--out``), the one code
-    dependency that stage has in dvc.yaml (termweight.pipeline.codedigest)."""
-    from termweight import io
-    from termweight.pipeline.codedigest import file_md5s, render
-
-    io.write_text(args.out, render(file_md5s(args.files)).decode())
-
-
 def register(sub) -> None:
     """``run``, ``dvc-yaml`` and ``code-digest``."""
     p = sub.add_parser("run", help="run the pipeline: snakemake --cores N [target ...] in the "
@@ -114,6 +105,8 @@ def register(sub) -> None:
     p.add_argument("--check", action="store_true",
                    help="do not write: exit 2 when dvc.yaml differs from a fresh generation")
     p.set_defaults(func=cmd_dvc_yaml)
+
+    from termweight.pipeline.codedigest import cmd_code_digest
 
     p = sub.add_parser("code-digest", help="write {path: md5} of a stage's source files (its code "
                        "dependency in dvc.yaml)", description=cmd_code_digest.__doc__)

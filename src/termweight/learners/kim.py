@@ -248,6 +248,22 @@ def _dot(a, b) -> float:
                      np.ascontiguousarray(b, dtype=np.float64)))
 
 
+def _combine(alpha, B) -> np.ndarray:
+    """``alpha @ B`` ((J,) x (J, m) -> (m,)) summed over j in index order with elementwise numpy
+    operations: the same bits on every machine. BLAS's gemv does not guarantee that: OpenBLAS
+    picks a kernel per CPU (Haswell, SkylakeX, ...), each ordering the sum its own way, and one
+    unit in the last place flipped mix-ch's chosen C and alpha between two machines."""
+    out = alpha[0] * B[0]
+    for j in range(1, len(alpha)):
+        out = out + alpha[j] * B[j]
+    return out
+
+
+def _norm(v) -> float:
+    """Euclidean norm in index order (``_dot``)."""
+    return float(np.sqrt(_dot(v, v)))
+
+
 def _base_scores(X, B: np.ndarray, w: np.ndarray) -> np.ndarray:
     """``S[i, j] = w.(b_j * x_i) = x_i.(b_j * w)``: one sparse x dense product, (n, J)."""
     return np.asarray(X @ (B * w).T)
@@ -295,7 +311,7 @@ def alpha_step(S: np.ndarray, y: np.ndarray, intercept: float = 0.0) -> tuple[np
         raise RuntimeError(f"alpha LP failed: {res.message}")
     alpha = np.maximum(res.x[:J], 0.0)
     alpha = alpha / alpha.sum()
-    return alpha, float(np.maximum(0.0, 1.0 - M @ alpha).sum())
+    return alpha, float(np.maximum(0.0, 1.0 - _combine(alpha, M.T)).sum())
 
 
 # ----------------------------------------------------------------------------- mix-ch
@@ -518,14 +534,14 @@ class MixCH(_OneVsRest):
         self.svm_n_iter_, self.svm_finished_, self.svm_gap_ = 0, 0, 0.0
         self.svm_converged_ = True
         for k in range(1, self.max_iter + 1):
-            b = alpha @ B
+            b = _combine(alpha, B)
             w, w0, w0_raw = self._svm(X, ypm, b)
             S = _base_scores(X, B, w)
-            loss = np.maximum(0.0, 1.0 - ypm * (S @ alpha + w0)).sum()
-            reg = (w @ w + w0_raw**2) / (2.0 * self.C)
+            loss = np.maximum(0.0, 1.0 - ypm * (_combine(alpha, S.T) + w0)).sum()
+            reg = (_dot(w, w) + w0_raw**2) / (2.0 * self.C)
             theta = np.concatenate([w, [w0], alpha])
             rel = (np.inf if theta_prev is None else
-                   np.linalg.norm(theta - theta_prev) / max(np.linalg.norm(theta_prev), 1e-300))
+                   _norm(theta - theta_prev) / max(_norm(theta_prev), 1e-300))
             self.alpha_, self.svm_coef_, self.intercept_ = alpha.copy(), w, np.array([w0])
             hist["objective"].append(float(loss + reg))
             hist["alpha"].append(alpha.tolist())
@@ -560,7 +576,7 @@ class MixCH(_OneVsRest):
             warnings.warn(f"MixCH did not converge in {self.max_iter} iterations",
                           ConvergenceWarning, stacklevel=2)
         self.base_weights_ = B
-        self.weights_ = self.alpha_ @ B
+        self.weights_ = _combine(self.alpha_, B)
         self.coef_ = self.svm_coef_ * self.weights_
         self.history_ = hist
         return self
@@ -643,7 +659,7 @@ def minimax_objective(X, y, base_weights, coef, intercept=0.0, C=1.0, intercept_
     M = y[:, None] * (S + intercept)
     w0 = intercept / intercept_scaling if intercept else 0.0
     loss = np.maximum(0.0, 1.0 - M.min(axis=1)).sum()
-    return float(loss + (np.dot(coef, coef) + w0**2) / (2.0 * C))
+    return float(loss + (_dot(coef, coef) + w0**2) / (2.0 * C))
 
 
 def _line_search(Mb, Mc, vb, d, C, max_eval=20):
@@ -735,11 +751,11 @@ class _Bundle:
             m = self.mu[old].sum()
             wts = self.mu[old] / m if m > 0 else np.full(n_agg, 1.0 / n_agg)
             s = int(old[0])
-            g_others = wts @ self.G[np.ix_(old, others)]  # a_agg.a_t, by linearity
-            g_self = wts @ self.G[np.ix_(old, old)] @ wts
+            g_others = _combine(wts, self.G[np.ix_(old, others)])  # a_agg.a_t, by linearity
+            g_self = _dot(_combine(wts, self.G[np.ix_(old, old)]), wts)
             a_agg = np.empty(self.A.shape[1])
             rows_combine(self.A, old, wts, a_agg)
-            self.A[s], self.c[s] = a_agg, wts @ self.c[old]
+            self.A[s], self.c[s] = a_agg, _dot(wts, self.c[old])
             self.G[s, others] = g_others
             self.G[others, s] = g_others
             self.G[s, s] = g_self

@@ -98,6 +98,7 @@ def kim_bases(X_train, Y_train, base_names=BASE_NAMES,
     ``scale='rms'``: each ``b_jk`` times ``1 / sqrt(mean_i ||b_jk * x_i||^2)`` (module docstring);
     ``'none'``: the weights as printed.
     """
+    from termweight.learners.kim import _dot
     from termweight.scoring import as_scaling_weights, score
     from termweight.statistics import term_stats
 
@@ -106,7 +107,9 @@ def kim_bases(X_train, Y_train, base_names=BASE_NAMES,
     if scale == "rms":
         X = sp.csr_matrix(X_train, dtype=np.float64)
         q = np.asarray(X.multiply(X).mean(axis=0)).ravel()  # mean_i x_it^2
-        ms = (B * B) @ q  # (K, J) mean squared norm of the weighted documents
+        # (K, J) mean squared norm of the weighted documents, summed in index order (no BLAS:
+        # the same bits on every CPU, termweight.learners.kim._combine)
+        ms = np.array([[_dot(r, q) for r in Bk] for Bk in B * B]).reshape(B.shape[:2])
         s = np.divide(1.0, np.sqrt(ms), out=np.ones_like(ms), where=ms > 0)
         B = B * s[:, :, None]
     elif scale != "none":

@@ -1,4 +1,4 @@
-"""Ferreira & Figueiredo (2012), "Feature transformation and reduction for text classification":
+"""Ferreira & Figueiredo (PRIS 2010), "Feature transformation and reduction for text classification":
 l0-norm feature selection (Methods 1 and 2) against the Fisher ratio, Achlioptas random
 projections, MIM and CMIM, with a linear SVM and Modest AdaBoost (paper section 4;
 [methods: selection][methods-selection]).

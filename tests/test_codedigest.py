@@ -134,3 +134,20 @@ def test_a_step_under_dvc_refuses_a_stale_digest(tmp_path):
     digest.write_text("[1, 2]")
     res = version()
     assert res.returncode == 2 and "is not a digest" in res.stderr, res.stderr
+
+
+def test_the_docs_quote_the_lock_as_it_is_and_as_measured():
+    """docs/workflow.md's size of dvc.lock is the committed file's (to 0.1 MB), and its read and
+    write times are those of benchmarks/results/dvc_commands.json."""
+    text = " ".join((REPO / "docs/workflow.md").read_text().split())
+    size = (REPO / "dvc.lock").stat().st_size / 1e6
+    measured = json.loads((REPO / "benchmarks/results/dvc_commands.json").read_text())[
+        "code digests (2026-11-28, second measurement)"]
+    before = measured["ruamel.yaml read + write of dvc.lock (one DVC 'Updating lock file')"]
+    m = re.search(r"rewrites the whole `dvc.lock`: ([\d.]+) MB since the code digests, ([\d.]+) s "
+                  r"to read and ([\d.]+) s to write .*?\(([\d.]+) MB, ([\d.]+) s and ([\d.]+) s", text)
+    assert m, "docs/workflow.md no longer quotes the lock's size and times"
+    assert abs(float(m.group(1)) - size) < 0.1, (m.group(1), size)
+    assert [float(m.group(i)) for i in (2, 3)] == before["after_s"]
+    assert [float(m.group(i)) for i in (5, 6)] == before["before_s"]
+    assert float(m.group(4)) == round(measured["dvc.lock bytes"]["before"] / 1e6, 1)

@@ -417,3 +417,21 @@ def test_micro_macro_gap_identity():
     assert g["bound"] == pytest.approx(0.005 / g["a"])
     assert g["micro_minus_kim_macro"]["idf"] > 0.05
     assert abs(g["micro_minus_weighted_macro"]["idf"]) < abs(g["micro_minus_kim_macro"]["idf"])
+
+
+def test_direction_claims_say_inconclusive_or_excluded_when_not_significant():
+    """p >= 0.05: a tie tight enough to exclude the paper's difference is 'not reproduced'; one
+    too noisy to detect it is 'inconclusive' (termweight.experiments.claims.directional_verdict)."""
+    from termweight.experiments.claims import directional_verdict
+
+    assert directional_verdict(0.001, 0.5, se=0.001, paper=0.02) == "not reproduced"
+    assert directional_verdict(0.001, 0.5, se=0.02, paper=0.02) == "inconclusive"
+    assert directional_verdict(0.015, 0.07, se=0.006, paper=0.02) == "partly"
+    assert directional_verdict(-0.01, 0.01, se=0.004, paper=0.02, expected=-1) == "reproduced"
+    # rf level with the best on WebKB (the paper: 0.018 below chi2): excluded, not 'partly'
+    c, _, _ = _claims({"r8": {**BASES, "mix-ch": 0.9, "mini-max": 0.86},
+                       "webkb": {**BASES, "rf": 0.85, "mix-ch": 0.9, "mini-max": 0.86}})
+    assert c["webkb_rf_worse"]["verdict"] == "not reproduced", c["webkb_rf_worse"]["result"]
+    assert "one-sided 95% bound" in c["webkb_rf_worse"]["result"]
+    assert c["r8_minimax_beats_mixch"]["verdict"] == "not reproduced"
+    assert "r8_minimax_sg_beats_bases" not in c

@@ -37,6 +37,12 @@ from termweight.latex import latex_escape
 
 #: the verdicts, in the order the tables count them
 VERDICTS = ("reproduced", "partly", "not reproduced", "inconclusive", "not testable")
+#: the significance level of every paper's tests
+ALPHA = 0.05
+#: z(1 - 0.05/2) + z(0.80): a difference of POWER_Z standard errors is detected with 80% power
+POWER_Z = 2.8016
+#: z(0.95): a one-sided 95% bound is the difference plus this many standard errors
+ONE_SIDED_Z = 1.6449
 FIELDS = ("id", "claim", "where", "published", "test", "result", "verdict", "cause")
 _ID = re.compile(r"^[a-z0-9_]+$")
 
@@ -59,6 +65,32 @@ class Claim:
 
     def as_dict(self) -> dict[str, str]:
         return {k: getattr(self, k) for k in FIELDS}
+
+
+def directional_verdict(diff: float, p: float | None, expected: int = 1, alpha: float = ALPHA,
+                        mde: float | None = None, paper: float | None = None,
+                        se: float | None = None) -> str:
+    """A claim that A beats B (``expected`` = 1; -1: that A is below B), our difference
+    ``diff`` = A - B with two-sided ``p``.
+
+    - p < alpha: "reproduced" for the expected sign, "not reproduced" for the other;
+    - p >= alpha (or no test), given the standard error ``se`` and the paper's own difference
+      ``paper``: "not reproduced" when the one-sided 95% bound ``expected * diff + 1.645 se`` is
+      below ``|paper|`` (a difference as large as the paper's is excluded);
+    - otherwise "inconclusive" when the difference detectable with 80% power (``mde``, 2.80 se
+      when only ``se`` is given) exceeds ``|paper|``;
+    - otherwise "partly" for the expected sign, "not reproduced" for the other.
+    """
+    same = diff * expected > 0
+    if p is not None and p < alpha:
+        return "reproduced" if same else "not reproduced"
+    if se is not None and paper is not None:
+        if expected * diff + ONE_SIDED_Z * se < abs(paper):
+            return "not reproduced"
+        mde = POWER_Z * se if mde is None else mde
+    if mde is not None and paper is not None and mde > abs(paper):
+        return "inconclusive"
+    return "partly" if same else "not reproduced"
 
 
 def check_claims(claims, source: str) -> list[dict[str, str]]:

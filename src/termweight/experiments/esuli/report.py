@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from termweight import io
-from termweight.experiments.claims import Claim
+from termweight.experiments.claims import POWER_Z, Claim, directional_verdict
 from termweight.experiments.esuli import (
     DEFAULT_SVM_LOSSES,
     LEARNERS,
@@ -69,8 +69,6 @@ N_RESAMPLES = 9999
 #: relative tolerance of the feature-count claim (values per term against the paper's 2.34)
 FEATURE_TOLERANCE = 0.05
 RANK = {"reproduced": 0, "partly": 1, "inconclusive": 2, "not reproduced": 3}
-#: z(1 - 0.05/2) + z(0.80): a difference of POWER_Z standard errors is detected with 80% power
-POWER_Z = 2.8016
 SVM_NAMES = {"squared_hinge": "squared hinge", "hinge": "hinge"}
 P1 = "macro_precision_no_prediction_as_one"
 BIAS_PROBE = ("(not the bias penalty: with it 100x weaker, closer to SVM-light's free bias, "
@@ -270,20 +268,6 @@ def macro_f1_test(a, b) -> dict:
 
 def paired_test(a, b, measure: str) -> dict:
     return micro_f1_test(a, b) if measure == "micro_f1" else macro_f1_test(a, b)
-
-
-def directional_verdict(diff: float, p: float, expected: int = 1, alpha: float = ALPHA,
-                        mde: float | None = None, paper: float | None = None) -> str:
-    """A direction claim: "reproduced" if ``diff`` has the sign ``expected`` and ``p < alpha``,
-    "not reproduced" if the other sign (or zero) and ``p < alpha``. Otherwise "inconclusive" when
-    the detectable difference ``mde`` exceeds the paper's ``|paper|`` (both given), else "partly"
-    for the expected sign and "not reproduced" for the other."""
-    same = diff * expected > 0
-    if p < alpha:
-        return "reproduced" if same else "not reproduced"
-    if mde is not None and paper is not None and mde > abs(paper):
-        return "inconclusive"
-    return "partly" if same else "not reproduced"
 
 
 def weakest(verdicts) -> str:

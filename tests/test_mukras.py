@@ -19,6 +19,7 @@ from scipy import stats as sps
 
 from termweight.corpus import Corpus, indicator
 from termweight.experiments import mukras as mk
+from termweight.experiments.mukras import report as mr
 from termweight.multiclass import SelectKBestJoint
 
 
@@ -152,13 +153,13 @@ def _results():
 
 def test_range_means_and_curves_by_hand():
     f = _results()
-    rm = mk.range_means(f, [[10, 350], [350, 3000]])
+    rm = mr.range_means(f, [[10, 350], [350, 3000]])
     one = rm[(rm.selector == "ig") & (rm.fold == "r0f2")].set_index("range")
     sub = f[(f.selector == "ig") & (f.fold == "r0f2")].set_index("k").mse
     assert one.loc["10-350", "mse"] == pytest.approx(sub[[10, 100, 350]].mean())
     assert one.loc["350-3000", "mse"] == pytest.approx(sub[[350, 1000, 3000]].mean())
     assert set(one.points) == {3}  # 350 belongs to both ranges, as the paper's headings
-    cur = mk.curves(f)
+    cur = mr.curves(f)
     c = cur[(cur.selector == "ig") & (cur.k == 1000)].iloc[0]
     v = f[(f.selector == "ig") & (f.k == 1000)].mse
     assert c.mse_mean == pytest.approx(v.mean())
@@ -167,9 +168,9 @@ def test_range_means_and_curves_by_hand():
 
 def test_significance_table_paired_t_test_and_bold():
     f = _results()
-    sig = mk.significance(mk.range_means(f, [[10, 350], [350, 3000]]), alpha=0.05)
+    sig = mr.significance(mr.range_means(f, [[10, 350], [350, 3000]]), alpha=0.05)
     row = sig[(sig.selector == "ig+linear") & (sig.range == "350-3000")].iloc[0]
-    rm = mk.range_means(f, [[350, 3000]])
+    rm = mr.range_means(f, [[350, 3000]])
     a = rm[rm.selector == "ig+linear"].sort_values("fold").mse.to_numpy()
     b = rm[rm.selector == "ig"].sort_values("fold").mse.to_numpy()
     assert row.t_pvalue == pytest.approx(sps.ttest_rel(a, b).pvalue)
@@ -181,11 +182,11 @@ def test_significance_table_paired_t_test_and_bold():
     cfg = {"datasets": {"u": {}}, "ranges": [[10, 350], [350, 3000]], "classifiers": ["nb"],
            "selectors": ["ig", "ig+linear", "chi2", "chi2+linear"]}
     pub = json.loads(mk.PUBLISHED.read_text())
-    tex = mk.table1_latex(sig, cfg, pub)
+    tex = mr.table1_latex(sig, cfg, pub)
     assert tex.count(r"\begin{table}") == 2 and "Published" in tex and "2.249" in tex
     assert re.search(r"\\textbf\{1\.4\d\d\}", tex)  # IG+PRP, 350-3000 (350 unshifted), lower
     assert not re.search(r"\\textbf\{2\.", tex)  # nothing bold in 10-350
-    grid = mk.grid_latex(sig, cfg)
+    grid = mr.grid_latex(sig, cfg)
     assert "Chi2+PRP" in grid and r"\toprule" in grid
 
 
@@ -205,7 +206,7 @@ def test_published_table_matches_the_paper_text(repo):
 
 
 def test_toy_example_fig1_and_edge_bias():
-    f = mk.example_scores().set_index("term")
+    f = mr.example_scores().set_index("term")
     f1, f2, g_end, g_mid = f.index
     assert f.loc[f1, "IG"] == pytest.approx(f.loc[f2, "IG"])
     for col in ("IG+PRP", "IG+PRP-exp"):
@@ -215,7 +216,7 @@ def test_toy_example_fig1_and_edge_bias():
     for col in ("IG+PRP", "IG+PRP-exp", "IG+PRP-step"):
         assert f.loc[g_end, col] > f.loc[g_mid, col]  # PRP favours end classes
         assert (f[col] < f["IG"]).all()  # and shrinks IG
-    assert r"\begin{table}" in mk.example_latex()
+    assert r"\begin{table}" in mr.example_latex()
 
 
 def test_rank_changes_finds_bipolar_demotion():
@@ -229,20 +230,20 @@ def test_rank_changes_finds_bipolar_demotion():
 
     a = np.argsort(-prp_score(stats, "ig", None), kind="stable")
     b = np.argsort(-prp_score(stats, "ig", "linear"), kind="stable")
-    f = mk.rank_changes(a, b, top=5, n=2)
+    f = mr.rank_changes(a, b, top=5, n=2)
     assert f.kind.tolist() == ["demoted", "demoted", "promoted", "promoted"]
     assert f.iloc[0].column == 0 and f.iloc[0]["shift"] > 0  # bipolar term demoted most
     assert (f["shift"] == f.rank_b - f.rank_a).all()
     assert sorted(f.rank_a) == sorted(set(f.rank_a))  # distinct terms within each side
-    tex = mk.movers_latex({"u": f.assign(term=["t0", "t1", "t2", "t3"],
+    tex = mr.movers_latex({"u": f.assign(term=["t0", "t1", "t2", "t3"],
                                           counts=["1/0", "0/1", "1/1", "2/2"])})
     assert "tab:mukras-movers" in tex and "+" in tex
 
 
 def test_macros_are_valid_latex_names():
     f = _results()
-    sig = mk.significance(mk.range_means(f, [[10, 350], [350, 3000]]))
-    tex = mk.macros_tex(sig, {"u": {"per_class": 26, "n_docs": 130, "n_classes": 5}},
+    sig = mr.significance(mr.range_means(f, [[10, 350], [350, 3000]]))
+    tex = mr.macros_tex(sig, {"u": {"per_class": 26, "n_docs": 130, "n_classes": 5}},
                         json.loads(mk.PUBLISHED.read_text()))
     names = re.findall(r"\\newcommand\{\\([^}]*)\}", tex)
     assert names and all(re.fullmatch(r"[A-Za-z]+", n) for n in names)
@@ -309,7 +310,7 @@ def _claim_results(nb_gain=0.1, svm_gain=0.0, svm_over_nb=0.2, units=("a", "b"),
 
 def _verdicts(frame):
     pub = json.loads(mk.PUBLISHED.read_text())
-    claims, gaps, head = mk.assess_claims(frame, {"ranges": [[10, 350], [350, 3000]]}, pub)
+    claims, gaps, head = mr.assess_claims(frame, {"ranges": [[10, 350], [350, 3000]]}, pub)
     from termweight.experiments.claims import check_claims
 
     check_claims(claims, "test")
@@ -354,5 +355,5 @@ def test_claims_on_a_tiny_configuration():
     """Other ranges than the paper's (mapped to its side of 350), one corpus, three folds."""
     f = _claim_results(units=("beauty",), folds=3)
     pub = json.loads(mk.PUBLISHED.read_text())
-    claims, _, head = mk.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
+    claims, _, head = mr.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
     assert len(claims) == 8 and "nb/prp_change_pct/100-3000" in head

@@ -1,7 +1,8 @@
 """Mukras et al. (2007): the paper's declaration (``termweight.experiments.papers``).
 
 Its name, title, place in the report, README rows and how its headline numbers are read, kept
-apart from the module that computes (``termweight.experiments.mukras``), so that the compute
+apart from the modules that compute (``termweight.experiments.mukras``) and report
+(``.report``), so that the compute
 stages do not depend on the report's code (``termweight.pipeline.codedeps``).
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termweight.experiments.mukras import _published_prp_change
+from termweight.experiments.mukras.report import _published_prp_change
 from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
 

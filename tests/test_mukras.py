@@ -288,7 +288,7 @@ def test_snakemake_mukras_target_end_to_end(papers_tiny):
 
 # ------------------------------------------------------------------------ claims
 def _claim_results(nb_gain=0.1, svm_gain=0.0, svm_over_nb=0.2, units=("a", "b"), folds=8, seed=0,
-                   nb_gain_low=0.0):
+                   nb_gain_low=0.0, noise=0.02):
     """Synthetic per-fold results: NB's IG+PRP lowers the MSE by ``nb_gain`` above 350 only; SVM's
     by ``svm_gain`` in both ranges; SVM is ``svm_over_nb`` above NB; fold noise sd 0.02."""
     rng = np.random.default_rng(seed)
@@ -304,7 +304,7 @@ def _claim_results(nb_gain=0.1, svm_gain=0.0, svm_over_nb=0.2, units=("a", "b"),
                             m -= (nb_gain if k > 350 else nb_gain_low) if clf == "nb" else svm_gain
                         rows.append({"unit": u, "fold": f"f{f}", "selector": sel, "classifier": clf,
                                      "k": k, "k_used": k, "n_test": 10,
-                                     "mse": m + rng.normal(0, 0.02), "accuracy": 0.5})
+                                     "mse": m + rng.normal(0, noise), "accuracy": 0.5})
     return pd.DataFrame(rows)
 
 
@@ -328,6 +328,14 @@ def test_claims_verdicts_follow_the_tests():
     assert v["prp_nb_more_than_svm"] == "reproduced"
     assert v["toy_f2_over_f1"] == "reproduced"
     assert v["edmunds_27_demoted"] == "not testable"
+
+
+def test_no_difference_claims_need_equivalence():
+    """Noisy folds: no significant difference is not 'no difference' (TOST within the paper's
+    smallest significant NB change): inconclusive."""
+    v = _verdicts(_claim_results(noise=0.3, folds=4))
+    assert v["no_diff_below_350"] == "inconclusive"
+    assert v["svm_no_response"] == "inconclusive"
 
 
 def test_claims_verdicts_flip():

@@ -90,6 +90,19 @@ def _value(params: dict, dotted: str, where: str, optional: bool = False):
         raise
 
 
+_RUNS: list = []  # [(params, its benchmark runs)]: the last params object seen
+
+
+def _benchmark_runs(params: dict) -> dict:
+    """``termweight.settings.benchmark_runs(params)``, computed once per params object (Snakemake
+    builds every rule from one config: it was recomputed for each of ~2,800 tracked values)."""
+    from termweight.settings import benchmark_runs
+
+    if not _RUNS or _RUNS[0][0] is not params:
+        _RUNS[:] = [(params, benchmark_runs(params))]
+    return _RUNS[0][1]
+
+
 class _Context:
     """One job's substitutions: wildcards (``{w}``), then ``${key}``/``${item...}``/``${a.b}``."""
 
@@ -136,10 +149,8 @@ class _Context:
                 out.append(list(_value(self.params, self(sel), self.where)))
                 continue
             if dotted == "benchmark_run":  # a value of the benchmark's generic run
-                from termweight.settings import benchmark_runs
-
                 run, field = self(sel).split(".", 1)
-                out.append(_lookup(benchmark_runs(self.params)[run], field, self.where))
+                out.append(_lookup(_benchmark_runs(self.params)[run], field, self.where))
                 continue
             section = _value(self.params, self(dotted), self.where)
             if isinstance(sel, dict):

@@ -13,6 +13,8 @@ import yaml
 from test_doc_snippets import merge_params, tutorial_files
 from workflow_utils import REPO, copy_project, env
 
+from termweight.pipeline import dvcyaml
+
 pytestmark = pytest.mark.slow
 
 PAGE = REPO / "docs/extending.md"
@@ -70,6 +72,6 @@ def test_a_new_dataset_and_experiment_as_the_page_says(slice_smk, tmp_path):
     dataset = params["experiments"][exp]["dataset"]
     prepare = [n for n, s in stages.items() if n.startswith("prepare_") and dataset in s["foreach"]]
     assert prepare == [f"prepare_{dataset}"], prepare
-    assert rel in stages[prepare[0]]["do"]["deps"]
+    assert rel in dvcyaml.digested_code(stages, prepare[0])  # in its code digest
     run_in(root, ["dvc", "repro", f"table@{exp}"])
     assert table.read_bytes() == made_by_snakemake

@@ -7,14 +7,16 @@
 A column is a small table kept in git (``cache: false`` in dvc.yaml), so a part computed in one
 sitting is reused by the next: this script
 
-1. builds every benchmark dataset's splits and statistics (Snakemake; they are not in git);
+1. builds the resolved settings and every benchmark dataset's splits and statistics (Snakemake;
+   the splits and statistics are not in git);
 2. asks ``dvc status`` which column stages (``benchmark_column@...``,
    ``benchmark_sensitivity_column@...``) are not up to date against ``dvc.lock``: a committed
    column whose inputs, code and parameters are unchanged is done, every other one is to do;
 3. runs Snakemake on the columns to do, side by side on ``--cores``, and stops it (SIGTERM: a
    column is written whole or not at all) when ``--minutes`` have passed (an out-of-date table
    is deleted first, so only what this run wrote counts as finished);
-4. records the finished columns, and the splits and statistics they read, in ``dvc.lock``
+4. records the finished columns (their tables and measured seconds), and the settings, splits
+   and statistics they read, in ``dvc.lock``
    (``record``: what ``dvc commit --force`` does, with one collection of DVC's graph and one
    write of the lock file instead of one per stage), and prints how many columns are done and
    how many remain.
@@ -116,7 +118,8 @@ def main() -> None:
     ap.add_argument("--dry-run", action="store_true", help="say what is to do, run nothing")
     args = ap.parse_args()
     t0 = time.monotonic()
-    prep = [f"data/benchmark/stats/bench_{d}" for d in datasets()]
+    prep = ["data/benchmark/settings.json", *(f"data/benchmark/stats/bench_{d}"
+                                              for d in datasets())]
     if not args.dry_run:
         sh("snakemake", "--cores", str(args.cores), *prep)
     stages = column_stages()
@@ -134,7 +137,8 @@ def main() -> None:
         shutil.rmtree(parts)
     finished = [s for s in todo if (REPO / column_file(s)).exists()]
     if finished:
-        upstream = [f"benchmark_{k}@{d}" for d in datasets() for k in ("split", "stats")]
+        upstream = ["benchmark_settings", *(f"benchmark_{k}@{d}" for d in datasets()
+                                            for k in ("split", "stats"))]
         record(upstream + finished)
     left = stale(stages)
     print(f"{'stopped after the time budget' if rc is None else f'snakemake exit {rc}'}: "

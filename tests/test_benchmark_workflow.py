@@ -113,7 +113,7 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_pat
     from termweight.learners.protocol import Protocol
     from termweight.splits import Split
     from termweight.statistics import term_stats
-    from termweight.steps.features import encode_split
+    from termweight.steps.features import encode_split, fold_encoder
     from termweight.steps.learn import fit_model, model_decisions
 
     root = project / "data/benchmark"
@@ -128,7 +128,9 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_pat
                                scoring.as_scaling_weights(scoring.score("delta_idf", st)))
     assert enc["col_weights"].shape == (corpus.Y.shape[1], cols.size)
     seed = yaml.safe_load((project / "params.yaml").read_text())["seed"]
-    model = fit_model("mnb", enc, Protocol.from_params(SMALL_BENCHMARK["tuning"], seed=seed))
+    model = fit_model("mnb", enc, Protocol.from_params(SMALL_BENCHMARK["tuning"], seed=seed),
+                      fold_encoder=fold_encoder(corpus.X[:, cols][split.train],
+                                                corpus.Y[split.train], "tf-delta_idf"))
     # the decisions a column keeps on request (--decisions-dir) are this model's
     out = tmp_path / "decisions"
     d = "data/benchmark"

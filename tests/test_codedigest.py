@@ -66,13 +66,37 @@ def test_every_stage_has_one_code_entry_and_its_digest_stage_the_files():
     for name, entry in lock.items():
         code = [d for d in entry.get("deps", []) if d["path"].endswith(".py")]
         assert name.startswith(codedigest.STAGE_PREFIX) or not code, name
-    # the committed digests are what the code digests now (dvc status agrees: tests elsewhere)
+    # the committed digests are what the code digests now (dvc status agrees: tests elsewhere),
+    # over the files dvc.yaml lists
     for name in stages:
         if name.startswith(codedigest.STAGE_PREFIX):
             base = name.removeprefix(codedigest.STAGE_PREFIX)
-            files = dvcyaml.digested_code(stages, base)
+            entries = dvcyaml.digest_entries(stages, base)
+            md5s = codedigest.stage_md5s(entries)
+            assert sorted(md5s) == sorted(dvcyaml.digested_code(stages, base)), base
             assert (REPO / codedigest.digest_path(base)).read_bytes() == codedigest.render(
-                codedigest.file_md5s(files, REPO)), base
+                md5s, entries), base
+
+
+def test_a_digest_hashes_the_definitions_a_stage_reaches():
+    """Per definition: a function the stage does not reach, or a new one, changes nothing; an
+    edit to one it reaches, to import-time code, or to a constant computed by a call does."""
+    src = (b'import os\nTABLE = {"a": 1}\nMADE = dict(a=1)\n\n\ndef used():\n    return TABLE\n'
+           b'\n\n@functools.cache\ndef other():\n    return 2\n')
+    reached = frozenset({"used", "TABLE"})
+    h = codedigest.defs_md5(src, reached)
+    assert codedigest.defs_md5(src.replace(b"return 2", b"return 3"), reached) == h
+    assert codedigest.defs_md5(src.replace(b"@functools.cache\n", b""), reached) == h
+    assert codedigest.defs_md5(src + b"\n\ndef new():\n    pass\n", reached) == h
+    assert codedigest.defs_md5(src + b"\nEXTRA = 5\n", reached) == h
+    for edit in (b'{"a": 2}', b"import sys", b"dict(a=2)", b"return TABLE, 1"):
+        old = {b'{"a": 2}': b'{"a": 1}', b"import sys": b"import os", b"dict(a=2)": b"dict(a=1)",
+               b"return TABLE, 1": b"return TABLE"}[edit]
+        assert codedigest.defs_md5(src.replace(old, edit), reached) != h, edit
+    # the whole module (None): every definition counts, and it is not a per-file md5
+    assert codedigest.defs_md5(src, None) != codedigest.defs_md5(
+        src.replace(b"return 2", b"return 3"), None)
+    assert codedigest.defs_md5(src, None) != codedigest.code_md5(src)
 
 
 @pytest.mark.slow
@@ -92,16 +116,31 @@ def test_a_docstring_edit_reruns_the_digests_a_code_edit_the_steps(slice_dvc, tm
     out = run(["dvc", "status", "--json", "--with-deps", *DVC_SLICE], project).stdout.strip()
     assert json.loads(out or "{}") == {}
 
-    path.write_text(path.read_text() + "\n_AN_EDIT = 1\n")
+    # a new function and a new constant: code no stage reaches, so again only the digests
+    path.write_text(path.read_text() + "\n_AN_EDIT = 1\n\n\ndef _a_new_function():\n"
+                    "    return _AN_EDIT\n")
     res = run(["dvc", "repro", *DVC_SLICE], project)
     ran = set(re.findall(r"Running stage '([^']+)'", res.stdout))
-    # exactly the steps that compute with the module (the edit changes no output: nothing after)
+    assert ran and all(s.startswith(codedigest.STAGE_PREFIX) for s in ran), sorted(ran)
+
+    # an edit to a function train@slice runs (no output changes: nothing after the steps)
+    text = path.read_text()
+    body = text.index('"""', text.index('"""', text.index("\ndef fit_one_vs_rest(")) + 3) + 3
+    path.write_text(text[:body] + "\n    _unused = None" + text[body:])
+    res = run(["dvc", "repro", *DVC_SLICE], project)
+    ran = set(re.findall(r"Running stage '([^']+)'", res.stdout))
+    # exactly the steps whose walk reaches that function
     stages = yaml.safe_load((project / "dvc.yaml").read_text())["stages"]
     module = "src/termweight/learners/linear.py"
+
+    def reaches(s):
+        names = codedeps.reached(*codedeps.parse_specs(dvcyaml.digest_entries(stages, s)))
+        return module in names and (names[module] is None or "fit_one_vs_rest" in names[module])
+
     steps = {s for s in ran if not s.startswith(codedigest.STAGE_PREFIX)}
     assert "train@slice" in steps and steps == {
-        s for s in steps | {"prepare_bbc@bbc", "tokenize@bbc", "count@bbc"}
-        if module in dvcyaml.digested_code(stages, s)}, sorted(ran)
+        s for s in steps | {"prepare_bbc@bbc", "tokenize@bbc", "count@bbc", "split@slice",
+                            "encode@slice"} if reaches(s)}, sorted(ran)
 
 
 def test_a_step_under_dvc_refuses_a_stale_digest(tmp_path):
@@ -112,11 +151,11 @@ def test_a_step_under_dvc_refuses_a_stale_digest(tmp_path):
 
     from workflow_utils import env
 
-    (tmp_path / "src").mkdir()
-    (tmp_path / "src/m.py").write_text('"""Doc."""\nX = 1\n')
+    entries = ["termweight.steps.learn:cmd_train"]
     (tmp_path / "data/code").mkdir(parents=True)
     digest = tmp_path / codedigest.digest_path("train")
-    digest.write_bytes(codedigest.render(codedigest.file_md5s(["src/m.py"], tmp_path)))
+    md5s = codedigest.stage_md5s(entries)
+    digest.write_bytes(codedigest.render(md5s, entries))
     e = {**env(), "DVC_ROOT": str(tmp_path), "DVC_STAGE": "train@slice"}
 
     def version():
@@ -124,12 +163,13 @@ def test_a_step_under_dvc_refuses_a_stale_digest(tmp_path):
                               cwd=tmp_path, capture_output=True, text=True)
 
     assert version().returncode == 0
-    (tmp_path / "src/m.py").write_text('"""Reworded."""\nX = 1  # same code\n')
-    assert version().returncode == 0
-    (tmp_path / "src/m.py").write_text("X = 2\n")
+    # a digest of other code for learn.py (as after an edit to it)
+    digest.write_bytes(codedigest.render(
+        {**md5s, "src/termweight/steps/learn.py": "0" * 32}, entries))
     res = version()
     assert res.returncode == 2 and res.stderr.count("\n") == 1, res.stderr
-    assert "data/code/train.json is out of date (src/m.py changed)" in res.stderr
+    assert "data/code/train.json is out of date (src/termweight/steps/learn.py changed)" in \
+        res.stderr
     assert "dvc repro code_train" in res.stderr
     digest.write_text("[1, 2]")
     res = version()

@@ -116,10 +116,15 @@ def test_only_the_mixch_columns_depend_on_kims_learner_and_settings():
             continue
         kim = "src/termweight/learners/kim.py" in dvcyaml.digested_code(stages, name)
         mixch = stage["matrix"]["weighting"] == ["ntf-mixch"]
-        assert kim == mixch == ("benchmark.mixch" in stage["params"]), name
-        # under the tuned protocol the fixed-C settings are read by no column
-        assert not {"benchmark.C", "benchmark.relative_C", "benchmark.max_iter"} & set(
-            stage["params"]), name
+        assert kim == mixch == ("benchmark.mixch" in stage.get("params", [])), name
+        # the learners and protocol reach a column through the resolved settings file only
+        assert "data/benchmark/settings.json" in stage["deps"], name
+        assert not {"seed", "benchmark.learners", "benchmark.tuning", "benchmark.C",
+                    "benchmark.relative_C", "benchmark.max_iter"} & set(
+            stage.get("params", [])), name
+    # under the tuned protocol the fixed-C settings are read by no step
+    assert not {"benchmark.C", "benchmark.relative_C", "benchmark.max_iter"} & set(
+        stages["benchmark_settings"]["params"])
 
 
 def test_no_stage_depends_on_runner_code():

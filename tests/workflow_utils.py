@@ -132,16 +132,23 @@ def copy_project(src: Path, dest: Path) -> Path:
     return dest
 
 
+#: measured times, not results: what each benchmark column cost (benchmark-column
+#: --out-seconds) and the report's cost table built from it
+MEASURED = ("data/benchmark/seconds/", "data/benchmark/sensitivity/seconds/",
+            "reports/tables/benchmark_cost.")
+
+
 def digests(root: Path) -> dict[str, str]:
     """SHA-256 of every result file under data/ and reports/ (not DVC's code digests, which
-    only a DVC run writes)."""
+    only a DVC run writes, nor the measured times of ``MEASURED``)."""
     from termweight.pipeline.codedigest import DIRECTORY
 
     out = {}
     for sub in ("data", "reports"):
         for p in sorted((root / sub).rglob("*")):
+            rel = p.relative_to(root).as_posix()
             if p.is_file() and ".dvc" not in p.parts and p.name != ".snakemake_timestamp" \
-                    and not p.relative_to(root).as_posix().startswith(DIRECTORY + "/"):
+                    and not rel.startswith((DIRECTORY + "/", *MEASURED)):
                 out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 

@@ -343,7 +343,7 @@ def check_names(params: dict, source: str = "params.yaml") -> None:
 def check_benchmark(params: dict, source: str = "params.yaml") -> None:
     """The benchmark's datasets, weightings and learners must exist; run names must be free."""
     from termweight import datasets, scoring
-    from termweight.encoding import BASE_ENCODINGS, EXTRA_BASES
+    from termweight.encoding import BASE_ENCODINGS, EXTRA_BASES, SKLEARN_BASES
     from termweight.learners.registry import one_vs_rest
     from termweight.weighting import LEARNED, encoding_parts
 
@@ -366,9 +366,13 @@ def check_benchmark(params: dict, source: str = "params.yaml") -> None:
                                   f"known: {', '.join(learners)}")
         for enc in run["encodings"]:
             base, metric = encoding_parts(enc)
-            if base not in BASE_ENCODINGS + EXTRA_BASES:
+            known = BASE_ENCODINGS + EXTRA_BASES + tuple(SKLEARN_BASES)
+            if base not in known:
                 raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: unknown base {base!r}; "
-                                  f"known: {', '.join(BASE_ENCODINGS + EXTRA_BASES)}")
+                                  f"known: {', '.join(known)}")
+            if base in SKLEARN_BASES and metric is not None:
+                raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: scikit-learn's "
+                                  f"{base} takes no supervised weighting")
             if metric is not None and metric not in scoring.METRICS and metric not in LEARNED:
                 raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: unknown weighting "
                                   f"{metric!r}; known: {', '.join(sorted(scoring.METRICS))}, "

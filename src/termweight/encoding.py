@@ -154,6 +154,20 @@ def encode_extra(X, kind: str, weights=None, avgdl=None) -> sp.csr_matrix:
     return base if weights is None else scale_columns(base, weights)
 
 
+#: scikit-learn's own tf-idf as benchmark bases: ``TfidfTransformer()`` (smoothed idf
+#: ``ln((1 + N) / (1 + df)) + 1``, unit rows) and with ``sublinear_tf=True`` (``1 + ln tf``)
+SKLEARN_BASES = {"sklearn_tfidf": {}, "sklearn_sublinear_tfidf": {"sublinear_tf": True}}
+
+
+def sklearn_tfidf(X_train, X_test, kind: str = "sklearn_tfidf"):
+    """``(train, test)`` rows of scikit-learn's ``TfidfTransformer`` with the options of
+    ``SKLEARN_BASES[kind]``, fitted on the training rows (computed by scikit-learn itself)."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+
+    t = TfidfTransformer(**SKLEARN_BASES[kind]).fit(_csr(X_train))
+    return sp.csr_matrix(t.transform(_csr(X_train))), sp.csr_matrix(t.transform(_csr(X_test)))
+
+
 def scale_columns(X, weights) -> sp.csr_matrix:
     """Multiply column ``j`` of ``X`` by ``weights[j]`` (no densifying)."""
     X = _csr(X).copy()

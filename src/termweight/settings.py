@@ -48,3 +48,37 @@ def benchmark_runs(params: dict) -> dict[str, dict]:
             "C": C, "fit": fit, "mixch": dict(b.get("mixch", {})), "benchmark": key,
         }
     return runs
+
+
+def benchmark_settings(params: dict) -> dict:
+    """What every benchmark column computes with, resolved from params.yaml's ``benchmark:``:
+    ``learners``, and either ``protocol`` (the tuned protocol: each learner's grid, inner
+    folds, iteration cap, tolerance, normalisation, seed; ``benchmark.tuning``) or ``fit`` (the
+    fixed-C protocol's ``C``, ``relative_C`` and ``max_iter``). The stage ``benchmark_settings``
+    writes it to ``data/benchmark/settings.json`` and every column reads that file, so a change
+    to how these values are derived reruns no column when they come out the same."""
+    from termweight.learners.protocol import Protocol
+
+    run = next(iter(benchmark_runs(params).values()))
+    proto = Protocol.from_params(params["benchmark"].get("tuning"), seed=int(params.get("seed", 0)))
+    out: dict = {"learners": list(run["learners"])}
+    if proto is None:
+        out["fit"] = dict(run["fit"])
+    else:
+        out["protocol"] = {"normalize": proto.normalize,
+                           "grids": {lr: list(proto.grid(lr)) for lr in run["learners"]},
+                           "inner_folds": proto.inner_folds, "max_iter": proto.max_iter,
+                           "tol": proto.tol, "seed": proto.seed}
+    return out
+
+
+def protocol_of(settings: dict):
+    """The ``Protocol`` of ``benchmark_settings``'s ``protocol`` (None: the fixed-C protocol)."""
+    from termweight.learners.protocol import Protocol
+
+    p = settings.get("protocol")
+    if p is None:
+        return None
+    return Protocol(normalize=p["normalize"], inner_folds=int(p["inner_folds"]),
+                    max_iter=int(p["max_iter"]), tol=float(p["tol"]), seed=int(p["seed"]),
+                    learner_grids=tuple((k, tuple(map(float, v))) for k, v in p["grids"].items()))

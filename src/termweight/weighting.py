@@ -24,8 +24,17 @@ import scipy.sparse as sp
 
 from termweight import scoring
 
-#: unsupervised encodings of the benchmark (BM25 = saturated TF scaled by the training idf)
-UNSUPERVISED = ("binary", "tf", "tfidf", "ltc", "bm25tf-idf")
+#: unsupervised encodings of the benchmark (BM25 = saturated TF scaled by the training idf; the
+#: two ``sklearn_*`` are scikit-learn's ``TfidfTransformer()`` and its ``sublinear_tf=True``)
+UNSUPERVISED = ("binary", "tf", "tfidf", "ltc", "bm25tf-idf", "sklearn_tfidf",
+                "sklearn_sublinear_tfidf")
+#: weightings whose rows at unit length (the benchmark's headline protocol, ``normalize: l2``)
+#: are another's: their column scales are proportional to the other's on every task (Kim's
+#: bases are idf, chi2 and IG in other units on cosine-normalised TF). ``weightings: all``
+#: runs each such method once, under the name it maps to; that column checks the identity on
+#: every split (``termweight.steps.column``)
+UNIT_LENGTH_ALIASES = {"tf-idf": "tfidf", "ntf-kim_idf": "tfidf", "ntf-kim_ig": "tf-ig",
+                       "ntf-kim_chi2": "tf-chi2"}
 
 
 def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, tol: float = 1e-3,
@@ -94,8 +103,18 @@ def all_encodings() -> list[str]:
 
 
 def benchmark_encodings(weightings) -> list[str]:
-    """``"all"`` -> ``all_encodings``; a list is taken as it is."""
-    return all_encodings() if weightings == "all" else list(weightings)
+    """``"all"`` -> ``all_encodings`` but ``UNIT_LENGTH_ALIASES`` (each method once); a list is
+    taken as it is."""
+    if weightings == "all":
+        return [e for e in all_encodings() if e not in UNIT_LENGTH_ALIASES]
+    return list(weightings)
+
+
+def aliases_of(encoding: str, encodings=None) -> list[str]:
+    """The weightings that ``UNIT_LENGTH_ALIASES`` maps to ``encoding`` (not in ``encodings``,
+    the ones run under their own name)."""
+    return [a for a, e in UNIT_LENGTH_ALIASES.items()
+            if e == encoding and a not in (encodings or ())]
 
 
 def needed_scores(encodings) -> list[str]:

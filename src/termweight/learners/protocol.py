@@ -10,7 +10,9 @@ chosen on training rows, top-1 predictions for single-label corpora.
   grid value with the best inner cross-validated score on the outer training rows only (the same
   seeded folds for every weighting); ties go to the smaller value. Single-label data is scored by
   the macro-F1 of the top-1 prediction, multi-label data by the macro-F1 of the per-category
-  decisions ``> 0``.
+  decisions ``> 0``. Each inner fold is encoded from its own inner-training rows (idf, BM25's
+  mean length, a supervised weighting's scores, mix-ch's fitted combination): no statistic of a
+  fold's model sees its validation rows (``fold_encoder``).
 - **Convergence**: every final fit's liblinear convergence is recorded per task. liblinear stops
   when its dual projected gradient falls below ``tol``; scikit-learn's default is 1e-4, the
   LIBLINEAR authors' for these dual solvers 0.1 (Fan et al. 2008, the ``-e`` option). The
@@ -18,8 +20,8 @@ chosen on training rows, top-1 predictions for single-label corpora.
   (pang_lee_4class, tf-idf) and moves its decisions by at most 2e-3, leaving every top-1
   prediction as it was (docs/benchmark.md).
 
-Each task's unit-length rows are built once and its inner folds slice them (a row's length does
-not depend on the other rows); every grid value is fitted on those slices. Naive Bayes needs no
+Each fold's unit-length rows are built once per task and every grid value is fitted on them.
+Naive Bayes needs no
 fit per value: its class-conditional term totals are one sparse product per fold for all tasks,
 and each alpha is a closed-form smoothing of them.
 """
@@ -49,7 +51,8 @@ DEFAULT_TOL = 1e-2
 @dataclass(frozen=True)
 class Protocol:
     """How the benchmark fits: ``normalize`` ("l2" or "none"), the grids, inner folds, cap,
-    tolerance."""
+    tolerance. ``learner_grids``: ``((learner, values), ...)``, a learner's own grid in place
+    of ``C_grid`` (``alpha_grid`` for ``mnb``)."""
 
     normalize: str = "l2"
     C_grid: tuple[float, ...] = DEFAULT_C_GRID
@@ -58,22 +61,30 @@ class Protocol:
     max_iter: int = DEFAULT_MAX_ITER
     seed: int = 0
     tol: float = DEFAULT_TOL
+    learner_grids: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
     def grid(self, learner: str) -> tuple[float, ...]:
-        """The values tried for ``learner``, ascending: alpha for ``mnb``, C otherwise."""
+        """The values tried for ``learner``, ascending: its own grid, else alpha for ``mnb``
+        and C otherwise."""
+        own = dict(self.learner_grids).get(learner)
+        if own is not None:
+            return tuple(sorted(own))
         return tuple(sorted(self.alpha_grid if learner == "mnb" else self.C_grid))
 
     @classmethod
     def from_params(cls, section: dict | None, seed: int = 0) -> Protocol | None:
-        """The ``benchmark.tuning`` section of params.yaml (None: the fixed-C protocol)."""
+        """The ``benchmark.tuning`` section of params.yaml (None: the fixed-C protocol). Its
+        ``C`` is one grid for both linear learners or a mapping ``{learner: grid}``."""
         if not section:
             return None
+        C = section.get("C", DEFAULT_C_GRID)
+        own = tuple((k, tuple(map(float, v))) for k, v in C.items()) if isinstance(C, dict) else ()
         return cls(normalize=section.get("normalize", "l2"),
-                   C_grid=tuple(map(float, section.get("C", DEFAULT_C_GRID))),
+                   C_grid=DEFAULT_C_GRID if own else tuple(map(float, C)),
                    alpha_grid=tuple(map(float, section.get("alpha", DEFAULT_ALPHA_GRID))),
                    inner_folds=int(section.get("folds", 3)),
                    max_iter=int(section.get("max_iter", DEFAULT_MAX_ITER)), seed=seed,
-                   tol=float(section.get("tol", DEFAULT_TOL)))
+                   tol=float(section.get("tol", DEFAULT_TOL)), learner_grids=own)
 
 
 def task_norms(X, col_weights=None) -> np.ndarray:
@@ -269,53 +280,72 @@ def inner_folds(Y, k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     return list(cv.split(np.zeros(first.size)))
 
 
-def _fold_decisions(learner: str, X, L, col_weights, protocol: Protocol, grid, folds):
+def _fold_decisions(learner: str, L, protocol: Protocol, grid, folds, fold_rows):
     """Validation margins ``D[f][i]`` ``(len(va), n_tasks)`` of every fold ``f`` and grid value
-    ``i``, and the number of inner fits stopped at the cap. Each task's unit rows are built once
-    and sliced per fold; a task without a positive or a negative in a fold's training part
-    decides -1 there."""
+    ``i``, and the number of inner fits stopped at the cap. ``fold_rows(tr, va)`` gives the
+    fold's ``(X_tr, X_va, col_weights)``; each task's unit rows are built per fold from them. A
+    task without a positive or a negative in a fold's training part decides -1 there."""
     n_tasks = L.shape[1]
     D = [[np.full((va.size, n_tasks), -1.0) for _ in grid] for _, va in folds]
     unconverged = 0
-    if learner == "mnb":
-        for f, (tr, va) in enumerate(folds):
-            models, _ = _nb_fit(X[tr], L[tr], grid, col_weights, protocol.normalize)
-            R = np.broadcast_to(_inverse_norms(X[va], col_weights, protocol.normalize),
-                                (va.size, n_tasks))
+    for f, (tr, va) in enumerate(folds):
+        Xtr, Xva, W = fold_rows(tr, va)
+        if learner == "mnb":
+            models, _ = _nb_fit(Xtr, L[tr], grid, W, protocol.normalize)
+            R = np.broadcast_to(_inverse_norms(Xva, W, protocol.normalize), (va.size, n_tasks))
             for i, (coef, intercept) in enumerate(models):
-                D[f][i] = _decide(X[va], coef, intercept, R)
-        return D, 0
-    shared, shared_parts = None, {}
-    if col_weights is None:
-        shared = task_rows(X, None, protocol.normalize)
-        shared_parts = {f: (shared[tr], shared[va]) for f, (tr, va) in enumerate(folds)}
-    for c in range(n_tasks):
-        Xc = shared if col_weights is None else task_rows(X, np.asarray(col_weights)[c],
-                                                           protocol.normalize)
-        for f, (tr, va) in enumerate(folds):
+                D[f][i] = _decide(Xva, coef, intercept, R)
+            continue
+        if W is None:
+            shared = (task_rows(Xtr, None, protocol.normalize),
+                      task_rows(Xva, None, protocol.normalize))
+        for c in range(n_tasks):
             y = L[tr, c]
             if not _fittable(y):
                 continue
-            Xtr, Xva = shared_parts[f] if col_weights is None else (Xc[tr], Xc[va])
+            A, V = shared if W is None else (task_rows(Xtr, W[c], protocol.normalize),
+                                             task_rows(Xva, W[c], protocol.normalize))
             for i, value in enumerate(grid):
-                beta, b, ok = _fit_binary(learner, value, Xtr, y, protocol.max_iter,
-                                          protocol.tol)
+                beta, b, ok = _fit_binary(learner, value, A, y, protocol.max_iter, protocol.tol)
                 unconverged += not ok
-                D[f][i][:, c] = Xva @ beta + b
+                D[f][i][:, c] = V @ beta + b
     return D, unconverged
 
 
-def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol()):
+def _fixed_rows(X, col_weights):
+    """``fold_rows`` that slices one encoded matrix and reuses one set of column weights: right
+    only when neither depends on which rows are the training rows."""
+    X = sp.csr_matrix(X, dtype=np.float64)
+    W = None if col_weights is None else np.atleast_2d(np.asarray(col_weights, np.float64))
+    return lambda tr, va: (X[tr], X[va], W)
+
+
+class FoldLeakageWarning(UserWarning):
+    """Inner folds scored with column weights computed on rows that include their validation
+    rows (``fit_tuned`` with ``col_weights`` and no ``fold_encoder``)."""
+
+
+def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol(),
+              fold_encoder=None):
     """Inner cross-validated score of every grid value: ``(grid, scores, n_unconverged)``.
 
     The score is the mean over the folds of ``macro_f1`` of the top-1 predictions (single-label
-    ``Y``) or of the per-category decisions ``> 0`` (multi-label)."""
-    X = sp.csr_matrix(X, dtype=np.float64)
+    ``Y``) or of the per-category decisions ``> 0`` (multi-label). ``fold_encoder(tr, va)``:
+    the inner fold's ``(X_tr, X_va, col_weights)`` with every statistic of the encoding (idf,
+    supervised scores, learned weights) computed from the rows ``tr`` only
+    (``termweight.steps.features.fold_encoder``); without it the folds slice ``X`` and reuse
+    ``col_weights``, which leaks the validation labels into a supervised weighting."""
     L = _labels(Y)
     single = is_single_label(L)
     grid = protocol.grid(learner)
     folds = inner_folds(Y, protocol.inner_folds, protocol.seed)
-    D, unconverged = _fold_decisions(learner, X, L, col_weights, protocol, grid, folds)
+    if fold_encoder is None:
+        if col_weights is not None:
+            warnings.warn("inner folds reuse col_weights computed on all the training rows, "
+                          "their validation rows included: pass fold_encoder", FoldLeakageWarning,
+                          stacklevel=2)
+        fold_encoder = _fixed_rows(X, col_weights)
+    D, unconverged = _fold_decisions(learner, L, protocol, grid, folds, fold_encoder)
     scores = np.zeros(len(grid))
     for f, (_, va) in enumerate(folds):
         for i in range(len(grid)):
@@ -324,14 +354,17 @@ def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protoco
     return grid, scores, unconverged
 
 
-def fit_tuned(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol()):
+def fit_tuned(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol(),
+              fold_encoder=None):
     """Choose C (alpha) by ``cv_scores`` on these (training) rows, refit on all of them:
     ``(coef, intercept, fitted, converged, value, inner_unconverged)``. Ties: the smaller
-    value (stronger regularisation); a one-value grid is that value, without inner fits."""
+    value (stronger regularisation); a one-value grid is that value, without inner fits.
+    ``fold_encoder``: as ``cv_scores`` (the inner folds' own encodings)."""
     if len(protocol.grid(learner)) == 1:  # nothing to choose: no inner fits
         value, inner_unconverged = float(protocol.grid(learner)[0]), 0
     else:
-        grid, scores, inner_unconverged = cv_scores(learner, X, Y, col_weights, protocol)
+        grid, scores, inner_unconverged = cv_scores(learner, X, Y, col_weights, protocol,
+                                                     fold_encoder)
         value = float(grid[int(np.flatnonzero(scores == scores.max())[0])])
     coef, intercept, fitted, converged = fit(learner, X, Y, value, col_weights, protocol)
     return coef, intercept, fitted, converged, value, inner_unconverged

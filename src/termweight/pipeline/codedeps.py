@@ -336,6 +336,45 @@ def code_files(entries: list[tuple[str, str | None]], per_item: bool = False) ->
     return sorted(relative(p) for p in files)
 
 
+def entry_specs(command: str, extra_modules: tuple[str, ...] = (),
+                item_entries: tuple[tuple[str, str], ...] | None = None) -> list[str]:
+    """What ``command_code`` walks from, as words: ``module:function`` of the sub-command, of
+    each item entry, ``module:*`` of each extra module, then ``per-item`` when the ``PER_ITEM``
+    tables are left out (``termweight.pipeline.codedigest`` walks them again)."""
+    module, func = command_entries()[command]
+    words = [f"{module}:{func}", *(f"{m}:*" for m in extra_modules),
+             *(f"{m}:{f}" for m, f in (item_entries or ()))]
+    return list(dict.fromkeys(words)) + (["per-item"] if item_entries is not None else [])
+
+
+def parse_specs(words) -> tuple[list[tuple[str, str | None]], bool]:
+    """``entry_specs`` back to ``(entries, per_item)`` (``*``: the whole module, None)."""
+    entries = []
+    for w in words:
+        if w == "per-item":
+            continue
+        module, _, func = w.partition(":")
+        entries.append((module, None if func == "*" else func))
+    return entries, "per-item" in words
+
+
+def reached(entries: list[tuple[str, str | None]], per_item: bool = False,
+            ) -> dict[str, frozenset[str] | None]:
+    """``{src/termweight/... path: the top-level names of that file the walk reached}`` for the
+    files of ``code_files`` (None: all of the file), what a per-definition digest hashes
+    besides each file's import-time code (``termweight.pipeline.codedigest``)."""
+    c = _closure(entries, per_item)
+    out: dict[str, frozenset[str] | None] = {}
+    by_path = {p: m for m, p in _modules().items()}
+    for path in c.files - _dispatcher_files():
+        module = by_path[path]
+        names = {d for m, d in c._seen if m == module}
+        mod = _parse(module)
+        out[relative(path)] = (None if "*" in names else
+                               frozenset(names & (set(mod.defs) | set(mod.constants))))
+    return out
+
+
 @functools.cache
 def command_entries() -> dict[str, tuple[str, str]]:
     """Sub-command of ``python -m termweight`` -> (module, function) it runs."""

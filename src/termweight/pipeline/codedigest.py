@@ -1,18 +1,22 @@
-"""A stage's code as one small file: ``{path: md5 of its code}`` of the modules it computes with.
+"""A stage's code as one small file: the md5 of the code it computes with, per module.
 
 DVC records a stage's dependencies one lock entry per file, so a stage that computes with 16
 modules records 16, and 1,138 stages recorded 18,224 (1.7 MB of dvc.lock, re-read and rewritten by
 every DVC command). In dvc.yaml each stage with code therefore depends on ONE file,
 ``data/code/<stage>.json`` (``<stage>`` the name dvc.yaml gives it, before any ``@item``),
 written by a stage ``code_<stage>`` that depends on the files themselves: an edit to a module
-reruns that small stage (milliseconds) and, when its digest changes (whenever a byte of a listed
-code changed, or the list changed), every stage that reads it. Snakemake's rules keep the files
-as inputs: they are the same list (``termweight.pipeline.codedeps``).
+reruns that small stage (milliseconds) and, when its digest changes, every stage that reads it.
+Snakemake's rules keep the files as inputs: they are the same list
+(``termweight.pipeline.codedeps``).
 
-A module's hash is of its code (``code_md5``): its bytes less comments, docstrings and blank
-lines, so that correcting a docstring or a comment reruns the digests and nothing else. No step's
-output reads a docstring (they feed ``--help`` and ``list``; tests/test_codedigest.py holds the
-places that read ``__doc__`` to that list).
+The digest is per definition, not per file. ``code_<stage>`` is given what the stage's walk
+starts from (``--entry``, ``termweight.pipeline.codedeps.entry_specs``) and hashes, of each
+module the walk reaches, its import-time code (imports, calls, constants computed by a call)
+and the functions, classes and constants the walk reached, each less comments, docstrings and
+blank lines (``defs_md5``). So adding a function to a module, or editing one that this stage
+never calls, or correcting a docstring or a comment, reruns the digests and nothing else. No
+step's output reads a docstring (they feed ``--help`` and ``list``; tests/test_codedigest.py
+holds the places that read ``__doc__`` to that list).
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ def digest_path(stage: str) -> str:
     return f"{DIRECTORY}/{stage.split('@', 1)[0]}.json"
 
 
-def render(md5s: Mapping[str, str]) -> bytes:
-    """The digest's bytes: ``{path: md5}`` sorted by path, one entry per line (JSON)."""
-    return (json.dumps(dict(sorted(md5s.items())), indent=0) + "\n").encode()
+def render(md5s: Mapping[str, str], entries: Iterable[str] = ()) -> bytes:
+    """The digest's bytes, JSON one entry per line: ``{"code": {path: md5} sorted by path,
+    "entries": what the walk starts from}``."""
+    return (json.dumps({"code": dict(sorted(md5s.items())), "entries": list(entries)},
+                       indent=0) + "\n").encode()
 
 
 def _docstrings(tree: ast.AST):
@@ -90,21 +96,75 @@ def file_md5s(paths: Iterable[str], root: Path = Path(".")) -> dict[str, str]:
     return {p: code_md5((Path(root) / p).read_bytes()) for p in paths}
 
 
-def cmd_code_digest(args) -> None:
-    """Write ``{path: md5 of its code}`` of the source files a stage computes with (``--out``),
-    the one code dependency that stage has in dvc.yaml (termweight.pipeline.codedigest)."""
-    from termweight import io
+def _computed_at_import(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
-    io.write_text(args.out, render(file_md5s(args.files)).decode())
+
+def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
+    """The code of a module that a stage reaching ``names`` runs (None: all of it): its
+    import-time statements, and the top-level functions, classes and constants in ``names``;
+    a constant whose value calls something is import-time code. ``code_text`` of those."""
+    if names is None:
+        return code_text(source)
+    text = source.decode("utf-8")
+    lines = io.StringIO(text).readlines()
+    kept = []
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            keep = node.name in names
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and not _computed_at_import(node):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            keep = not all(isinstance(t, ast.Name) for t in targets) or any(
+                t.id in names for t in targets)
+        else:
+            keep = True
+        if keep:
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            kept.append("".join(lines[first - 1:node.end_lineno]))
+    return code_text("".join(k if k.endswith("\n") else k + "\n" for k in kept).encode())
+
+
+def defs_md5(source: bytes, names: frozenset[str] | None) -> str:
+    """MD5 of ``defs_text``, prefixed so that it never equals ``code_md5`` or a file's MD5."""
+    return hashlib.md5(b"defs\0" + defs_text(source, names)).hexdigest()
+
+
+def stage_md5s(entries: Iterable[str]) -> dict[str, str]:
+    """``{path: defs_md5}`` of every module the walk from ``entries`` (``entry_specs`` words)
+    reaches, in the imported package's own source (the checkout's: ``termweight.checkout``)."""
+    from termweight.pipeline.codedeps import SOURCE, SOURCE_PREFIX, parse_specs, reached
+
+    walk, per_item = parse_specs(list(entries))
+    out = {}
+    for path, names in reached(walk, per_item).items():
+        source = (SOURCE / path.removeprefix(SOURCE_PREFIX + "/")).read_bytes()
+        out[path] = defs_md5(source, names)
+    return out
+
+
+def cmd_code_digest(args) -> None:
+    """Write the md5 of the code a stage computes with, per module (``--out``), the one code
+    dependency that stage has in dvc.yaml (termweight.pipeline.codedigest): the modules the walk
+    from ``--entry`` reaches, which must be the files listed (else dvc.yaml is out of date)."""
+    from termweight import io
+    from termweight.errors import TermweightError
+
+    md5s = stage_md5s(args.entry)
+    if sorted(md5s) != sorted(args.files):
+        extra = sorted(set(md5s) ^ set(args.files))
+        raise TermweightError(f"{args.out}: the code reached from {' '.join(args.entry)} is not "
+                              f"the files listed ({extra[0]} differs): dvc.yaml is out of date, "
+                              "run `python -m termweight dvc-yaml`")
+    io.write_text(args.out, render(md5s, args.entry).decode())
 
 
 def check_dvc_stage(environ=None) -> None:
     """Under DVC (``DVC_ROOT``, ``DVC_STAGE``), refuse (one line, exit 2) to run a stage whose
-    code digest is not what its files hash to now.
+    code digest is not what its code hashes to now.
 
     DVC records a stage against the digest file as it finds it. ``dvc repro --single-item`` or
     ``--downstream`` can run a stage without its ``code_<stage>`` after a code edit; the stage
-    would then be recorded against its old code. Checking costs hashing its 10-25 files.
+    would then be recorded against its old code. Checking costs one walk and hashing its files.
     """
     import os
     import sys
@@ -121,15 +181,17 @@ def check_dvc_stage(environ=None) -> None:
     except ValueError:
         recorded = None
     try:
-        now = file_md5s(recorded, root) if isinstance(recorded, dict) else None
-    except (OSError, SyntaxError, ValueError):
-        now = None  # a listed file gone or not Python: the digest is not this code's
+        now = (stage_md5s(recorded["entries"]) if isinstance(recorded, dict)
+               and isinstance(recorded.get("code"), dict) else None)
+    except (OSError, SyntaxError, ValueError, KeyError, TypeError):
+        now = None  # a module gone or not Python: the digest is not this code's
     if now is None:
         print(f"termweight: error: {path.relative_to(root)} is not a digest of this checkout's "
               f"code: run `dvc repro {STAGE_PREFIX}{stage.split('@', 1)[0]}`", file=sys.stderr)
         raise SystemExit(2)
-    if now != recorded:
-        changed = sorted(p for p in recorded if now[p] != recorded[p])
+    if now != recorded["code"]:
+        changed = sorted(p for p in set(now) | set(recorded["code"])
+                         if now.get(p) != recorded["code"].get(p))
         print(f"termweight: error: {path.relative_to(root)} is out of date ({changed[0]} "
               f"changed{' and more' if len(changed) > 1 else ''}): run `dvc repro "
               f"{STAGE_PREFIX}{stage.split('@', 1)[0]}` first, or reproduce without "

@@ -147,13 +147,27 @@ def _expand_list(entries, params: dict, where: str) -> list:
     return out
 
 
-def _code(body: dict, where: str, extra: tuple[str, ...] = ()) -> list[str]:
-    from termweight.pipeline.codedeps import command_code
+#: a generated stage's key (removed by ``with_code_digests``) holding what its code's walk
+#: starts from (``termweight.pipeline.codedeps.entry_specs``), for its digest stage
+ENTRIES = "code_entries"
+
+
+def _code(body: dict, where: str, extra: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The stage's code files, and the walk's entries (``entry_specs``)."""
+    from termweight.pipeline.codedeps import command_code, entry_specs
 
     try:
-        return command_code(_command(body["cmd"], where), extra)
+        cmd = _command(body["cmd"], where)
+        return command_code(cmd, extra), entry_specs(cmd, extra)
     except KeyError as exc:
         raise ConfigError(f"{where}: {exc.args[0]}") from None
+
+
+def _union(specs) -> list[str]:
+    """Several ``entry_specs`` as one walk (``per-item`` once, last)."""
+    words = [w for ws in specs for w in ws]
+    return list(dict.fromkeys(w for w in words if w != "per-item")) + (
+        ["per-item"] if "per-item" in words else [])
 
 
 def weighting_entries(encoding: str) -> tuple[tuple[str, str], ...]:
@@ -198,7 +212,7 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
     values: the stage keeps ``name`` for the group of values with no code of their own, the
     others are ``<name>_<weighting>`` (e.g. ``benchmark_column_mixch``: only the mix-ch
     columns depend on Kim's learner and on ``benchmark.mixch``, from ``item_params``)."""
-    from termweight.pipeline.codedeps import command_code
+    from termweight.pipeline.codedeps import command_code, entry_specs
 
     dim = decl.pop("code_by")
     item_params = decl.pop("item_params", {}) or {}
@@ -211,8 +225,10 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
         code = command_code(cmd, (), entries)
         keys = _params_for(body, params, item_params.get(value, ()))
         g = groups.setdefault((tuple(code), tuple(map(str, keys))),
-                              {"values": [], "code": code, "params": keys, "own": bool(entries)})
+                              {"values": [], "code": code, "params": keys, "own": bool(entries),
+                               "specs": []})
         g["values"].append(value)
+        g["specs"].append(entry_specs(cmd, (), entries))
         g["own"] = g["own"] and bool(entries)
     out = {}
     for g in groups.values():
@@ -220,7 +236,8 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
             dict.fromkeys(re.sub(r"\W", "_", v.partition("-")[2]) for v in g["values"]))
         out[name + tag] = _clean({**{k: v for k, v in decl.items() if k not in ("do", "code")},
                                   **body, "params": g["params"], "deps": body["deps"] + g["code"],
-                                  "matrix": {**decl["matrix"], dim: g["values"]}})
+                                  "matrix": {**decl["matrix"], dim: g["values"]},
+                                  ENTRIES: _union(g["specs"])})
     if len(out) != len(groups):
         raise ConfigError(f"{where}: two groups of `code_by` share a name")
     return dict(sorted(out.items()))
@@ -232,7 +249,7 @@ def _foreach_by_item_code(name: str, decl: dict, body: dict, params: dict, where
     are all the command's own keep one stage ``name`` (looping over ``${experiments}`` as
     declared); one naming a metric of a weighting module gets ``<name>_<metric...>``, which
     alone depends on that module."""
-    from termweight.pipeline.codedeps import command_code
+    from termweight.pipeline.codedeps import command_code, entry_specs
 
     items = _lookup(params, decl["foreach"].strip("${} "), where)
     cmd = _command(body["cmd"], where)
@@ -242,11 +259,13 @@ def _foreach_by_item_code(name: str, decl: dict, body: dict, params: dict, where
         own = [m for m in item.get(key, []) if command_code(cmd, (), metric_entries([m])) != base]
         tag = "".join("_" + re.sub(r"\W", "_", m) for m in own)
         code = command_code(cmd, (), metric_entries(item.get(key, [])))
-        groups.setdefault(tag, {"items": {}, "code": code})["items"][k] = item
+        g = groups.setdefault(tag, {"items": {}, "code": code, "specs": []})
+        g["items"][k] = item
+        g["specs"].append(entry_specs(cmd, (), metric_entries(item.get(key, []))))
     out = {}
     for tag, g in sorted(groups.items()):
         loop = decl["foreach"] if len(groups) == 1 else g["items"]
-        stage = {**body, "deps": body["deps"] + g["code"]}
+        stage = {**body, "deps": body["deps"] + g["code"], ENTRIES: _union(g["specs"])}
         if body.get("params"):
             stage["params"] = _params_for(body, params)
         out[name + (tag if len(groups) > 1 else "")] = {"foreach": loop, "do": _clean(stage)}
@@ -286,20 +305,25 @@ def _stage(name: str, decl: dict, params: dict, registered: bool = False) -> dic
     if group is None:
         if any("${item" in c for c in code_decl):
             raise ConfigError(f"{where}: `code` names an item: add `group_by_code`")
-        body["deps"] = body["deps"] + _code(body, where, tuple(code_decl))
+        code, specs = _code(body, where, tuple(code_decl))
+        body["deps"] = body["deps"] + code
+        if code:
+            body[ENTRIES] = specs
         if "do" in decl:
             return {name: {**{k: v for k, v in decl.items() if k != "do"}, "do": _clean(body)}}
         return {name: _clean(body)}
     # one stage per distinct code: items whose extra modules differ get stages of their own
     groups: dict[str, dict] = {}
     for key, item in foreach.items():
-        code = _code(body, where, tuple(_resolve(c, key, item, params, where) for c in code_decl))
+        code, specs = _code(body, where, tuple(_resolve(c, key, item, params, where)
+                                                for c in code_decl))
         gname = group.format(**item) if isinstance(item, dict) else group.format(item=item)
-        g = groups.setdefault(gname, {"foreach": {}, "code": code})
+        g = groups.setdefault(gname, {"foreach": {}, "code": code, "specs": specs})
         if g["code"] != code:
             raise ConfigError(f"{where}: items of group {gname} run different code")
         g["foreach"][key] = item
-    return {g: {"foreach": v["foreach"], "do": _clean({**body, "deps": body["deps"] + v["code"]})}
+    return {g: {"foreach": v["foreach"], "do": _clean({**body, "deps": body["deps"] + v["code"],
+                                                       ENTRIES: v["specs"]})}
             for g, v in sorted(groups.items())}
 
 
@@ -385,15 +409,16 @@ def with_code_digests(stages: dict[str, dict]) -> dict[str, dict]:
     own = command_code("code-digest")
     out: dict[str, dict] = {}
     for name, stage in stages.items():
-        body = stage.get("do", stage)
+        body = {k: v for k, v in stage.get("do", stage).items() if k != ENTRIES}
         code = [d for d in body.get("deps", []) if isinstance(d, str) and d.endswith(".py")]
         if code:
             path = codedigest.digest_path(name)
+            entries = " ".join(f"--entry {w}" for w in stage.get("do", stage)[ENTRIES])
             out[codedigest.STAGE_PREFIX + name] = {
-                "cmd": f"python -m termweight code-digest --out {path} {' '.join(code)}",
+                "cmd": f"python -m termweight code-digest --out {path} {entries} {' '.join(code)}",
                 "deps": list(dict.fromkeys(own + code)), "outs": [{path: {"cache": False}}]}
             body = {**body, "deps": [d for d in body["deps"] if d not in code] + [path]}
-            stage = {**stage, "do": body} if "do" in stage else body
+        stage = {**stage, "do": body} if "do" in stage else body
         out[name] = stage
     return out
 
@@ -407,7 +432,16 @@ def digested_code(stages: dict[str, dict], name: str) -> list[str]:
     if digest is None:
         return []
     words = digest["cmd"].split()
-    return words[words.index("--out") + 2:]
+    return [w for w in words[words.index("--out") + 2:] if w.endswith(".py")]
+
+
+def digest_entries(stages: dict[str, dict], name: str) -> list[str]:
+    """Where the code of stage ``name`` starts (its digest stage's ``--entry`` words)."""
+    from termweight.pipeline import codedigest
+
+    digest = stages.get(codedigest.STAGE_PREFIX + name.split("@", 1)[0])
+    words = digest["cmd"].split() if digest else []
+    return [words[i + 1] for i, w in enumerate(words) if w == "--entry"]
 
 
 #: a figure's numbers (``termweight.reporting.figure_data``: panel, series, x, y, label) as a DVC

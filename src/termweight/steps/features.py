@@ -68,11 +68,15 @@ def encode_split(X, Y, split, scores, encoding: str, learned_options=None) -> di
     ``X``: the corpus counts over the split's kept terms; ``scores``: the metrics of the split's
     training statistics (idf for the idf bases; the weighting's own metric, or what a learned
     weighting needs); ``learned_options``: the options of a learned weighting (mix-ch)."""
-    from termweight.encoding import IDF_BASES, encode
+    from termweight.encoding import IDF_BASES, SKLEARN_BASES, encode, sklearn_tfidf
     from termweight.scoring import as_scaling_weights
     from termweight.weighting import LEARNED, encoding_parts, learned_weights
 
     base, metric = encoding_parts(encoding)
+    if base in SKLEARN_BASES:  # scikit-learn's TfidfTransformer, fitted on the training rows
+        X_train, X_test = sklearn_tfidf(X[split.train], X[split.test], base)
+        return {"X_train": X_train, "X_test": X_test, "Y_train": Y[split.train],
+                "Y_test": Y[split.test]}
     idf = scores["idf"][0] if base in IDF_BASES else None
     # BM25: the mean length of the TRAINING documents (over the kept terms)
     avgdl = float(X[split.train].sum()) / max(split.train.size, 1) if base == "bm25tf" else None
@@ -85,6 +89,30 @@ def encode_split(X, Y, split, scores, encoding: str, learned_options=None) -> di
         extra["col_weights"] = as_scaling_weights(scores[metric])
     return {"X_train": X_train, "X_test": encode(X[split.test], base, idf, avgdl=avgdl),
             "Y_train": Y[split.train], "Y_test": Y[split.test], **extra}
+
+
+def fold_encoder(X, Y, encoding: str, learned_options=None):
+    """The encoder of the inner folds of one training part (``X``, ``Y``: its counts and labels):
+    ``(tr, va) -> (X_tr, X_va, col_weights)``, ``encode_split`` of the rows ``tr`` against
+    ``va`` with every statistic (training statistics, the weighting's scores, idf, BM25's mean
+    length, mix-ch's weights) from the rows ``tr`` only
+    (``termweight.learners.protocol.cv_scores``)."""
+    from types import SimpleNamespace
+
+    from termweight import scoring
+    from termweight.statistics import term_stats
+    from termweight.weighting import needed_scores
+
+    metrics = needed_scores([encoding])
+
+    def encode_fold(tr, va):
+        st = term_stats(X[tr], Y[tr])
+        scores = {m: scoring.score(m, st) for m in metrics}
+        enc = encode_split(X, Y, SimpleNamespace(train=tr, test=va), scores, encoding,
+                           learned_options)
+        return enc["X_train"], enc["X_test"], enc.get("col_weights")
+
+    return encode_fold
 
 
 def cmd_encode(args) -> None:

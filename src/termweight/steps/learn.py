@@ -26,6 +26,12 @@ def cmd_train(args) -> None:
     fit = {k: v for k, v in exp.get("fit", {}).items() if k != "C"} if learner else {}
 
     protocol = _protocol(args) if learner else None
+    if protocol is not None:  # its inner folds are encoded from counts, which train has not
+        from termweight.errors import TermweightError
+
+        raise TermweightError(f"{args.params}: train --learner under the tuned protocol "
+                              "(benchmark: tuning) would score its inner folds with weights of "
+                              "their own validation rows: run benchmark-column")
 
     def one(job):
         name, e = job
@@ -50,12 +56,13 @@ def _protocol(args):
 
 
 def fit_model(learner, enc: dict, protocol=None, C: float | None = None,
-              fit: dict | None = None) -> dict:
+              fit: dict | None = None, fold_encoder=None) -> dict:
     """The model arrays of one split's encoded arrays (``encode``): ``coef``, ``intercept``,
     ``fitted``; under the tuned ``protocol`` (``benchmark.tuning``) C (alpha) by inner
     cross-validation on the training rows, then the refit, and also ``converged`` (per task),
     ``value`` (the chosen C or alpha), ``normalize`` (1: unit-length rows) and
-    ``inner_unconverged`` (inner fits stopped at the cap). ``learner`` None: the generic steps'
+    ``inner_unconverged`` (inner fits stopped at the cap); ``fold_encoder``: the inner folds' own
+    encodings (``termweight.steps.features.fold_encoder``). ``learner`` None: the generic steps'
     LinearSVC at ``C``; ``fit``: the benchmark learners' ``relative_C`` and ``max_iter``."""
     from termweight.learners.linear import DEFAULT_C, fit_learner, fit_one_vs_rest
     from termweight.learners.protocol import fit_tuned
@@ -63,7 +70,7 @@ def fit_model(learner, enc: dict, protocol=None, C: float | None = None,
     weights = enc.get("col_weights")
     if protocol is not None:
         coef, intercept, fitted, converged, value, inner = fit_tuned(
-            learner, enc["X_train"], enc["Y_train"], weights, protocol)
+            learner, enc["X_train"], enc["Y_train"], weights, protocol, fold_encoder)
         return {"coef": coef, "intercept": intercept, "fitted": fitted, "converged": converged,
                 "value": np.asarray([value]),
                 "normalize": np.asarray([protocol.normalize == "l2"], dtype=np.uint8),

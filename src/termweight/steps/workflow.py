@@ -108,8 +108,13 @@ def register(sub) -> None:
 
     from termweight.pipeline.codedigest import cmd_code_digest
 
-    p = sub.add_parser("code-digest", help="write {path: md5} of a stage's source files (its code "
-                       "dependency in dvc.yaml)", description=cmd_code_digest.__doc__)
+    p = sub.add_parser("code-digest", help="write the md5 of the code a stage computes with, per "
+                       "module (its code dependency in dvc.yaml)",
+                       description=cmd_code_digest.__doc__)
     p.add_argument("--out", required=True, help="the digest file (data/code/<stage>.json)")
-    p.add_argument("files", nargs="+", help="the source files, relative to the checkout")
+    p.add_argument("--entry", action="append", required=True,
+                   help="where the stage's code starts: module:function, module:* (all of it), "
+                   "per-item (termweight.pipeline.codedeps.entry_specs); repeated")
+    p.add_argument("files", nargs="+", help="the source files the walk reaches (the stage's "
+                   "code in dvc.yaml), relative to the checkout")
     p.set_defaults(func=cmd_code_digest)

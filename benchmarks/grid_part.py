@@ -53,6 +53,11 @@ def column_file(stage: str) -> str:
     return f"{KINDS[kind]}/bench_{dataset}/{weighting}.csv"
 
 
+def seconds_file(stage: str) -> str:
+    """The column's measured seconds (``--out-seconds``), written after its table."""
+    return column_file(stage).replace("/columns/", "/seconds/").removesuffix(".csv") + ".json"
+
+
 def column_stages() -> list[str]:
     names = sh("dvc", "stage", "list", "--name-only", capture_output=True).stdout.split()
     return sorted(n for n in names if n.split("@")[0] in KINDS)
@@ -130,12 +135,17 @@ def main() -> None:
         return
     for s in todo:  # an out-of-date table is no result: never recorded as one
         (REPO / column_file(s)).unlink(missing_ok=True)
+        (REPO / seconds_file(s)).unlink(missing_ok=True)
     budget = args.minutes * 60 - (time.monotonic() - t0)
     rc = run_for(["snakemake", "--cores", str(args.cores), "--keep-going",
                   *[column_file(s) for s in todo]], budget)
     for parts in REPO.glob("data/benchmark/**/.*.csv.parts"):  # a stopped job's
         shutil.rmtree(parts)
-    finished = [s for s in todo if (REPO / column_file(s)).exists()]
+    finished = [s for s in todo if (REPO / column_file(s)).exists()
+                and (REPO / seconds_file(s)).exists()]
+    for s in todo:  # stopped between its table and its seconds: not finished
+        if s not in finished:
+            (REPO / column_file(s)).unlink(missing_ok=True)
     if finished:
         upstream = ["benchmark_settings", *(f"benchmark_{k}@{d}" for d in datasets()
                                             for k in ("split", "stats"))]

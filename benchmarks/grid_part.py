@@ -2,7 +2,7 @@
 ``--minutes``, then record what finished with DVC, ready to commit.
 
     python benchmarks/grid_part.py [--minutes 90] [--cores 2] [--dry-run]
-    git add data/benchmark dvc.lock && git commit -m "benchmark: N more columns"
+    git add data/benchmark dvc.lock benchmarks/results && git commit -m "benchmark: N more columns"
 
 A column is a small table kept in git (``cache: false`` in dvc.yaml), so a part computed in one
 sitting is reused by the next: this script
@@ -15,8 +15,9 @@ sitting is reused by the next: this script
 3. runs Snakemake on the columns to do, side by side on ``--cores``, and stops it (SIGTERM: a
    column is written whole or not at all) when ``--minutes`` have passed (an out-of-date table
    is deleted first, so only what this run wrote counts as finished);
-4. records the finished columns (their tables and measured seconds), and the settings, splits
-   and statistics they read, in ``dvc.lock``
+4. records the finished columns, and the settings, splits and statistics they read, in
+   ``dvc.lock``, and adds what each column cost (its ``--out-seconds`` side file) to
+   ``benchmarks/results/benchmark_columns_seconds.csv``
    (``record``: what ``dvc commit --force`` does, with one collection of DVC's graph and one
    write of the lock file instead of one per stage), and prints how many columns are done and
    how many remain.
@@ -45,12 +46,20 @@ def sh(*argv, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(list(argv), cwd=REPO, check=True, text=True, **kw)
 
 
+def kind_of(stage: str) -> str | None:
+    """The column kind of a stage name: ``benchmark_column`` also for the stages generated per
+    weighting's own code (``benchmark_column_mixch@...``), else None."""
+    name = stage.split("@", 1)[0]
+    return next((k for k in sorted(KINDS, key=len, reverse=True)
+                 if name == k or name.startswith(k + "_")), None)
+
+
 def column_file(stage: str) -> str:
     """``benchmark_column@tr11-tf-bns`` -> ``data/benchmark/columns/bench_tr11/tf-bns.csv``
     (dataset keys have no hyphen; weighting names may)."""
-    kind, item = stage.split("@", 1)
+    item = stage.split("@", 1)[1]
     dataset, weighting = item.split("-", 1)
-    return f"{KINDS[kind]}/bench_{dataset}/{weighting}.csv"
+    return f"{KINDS[kind_of(stage)]}/bench_{dataset}/{weighting}.csv"
 
 
 def seconds_file(stage: str) -> str:
@@ -60,7 +69,7 @@ def seconds_file(stage: str) -> str:
 
 def column_stages() -> list[str]:
     names = sh("dvc", "stage", "list", "--name-only", capture_output=True).stdout.split()
-    return sorted(n for n in names if n.split("@")[0] in KINDS)
+    return sorted(n for n in names if "@" in n and kind_of(n))
 
 
 def datasets() -> list[str]:
@@ -105,6 +114,45 @@ def record(names: list[str]) -> int:
     return len(stages)
 
 
+SECONDS_CSV = "benchmarks/results/benchmark_columns_seconds.csv"
+
+
+def gather_seconds() -> int:
+    """Add what each column of this checkout cost (its ``--out-seconds`` file, a side file next
+    to the column, not a result) to ``SECONDS_CSV``, a row per (kind, dataset, weighting),
+    replacing that column's earlier row: the committed, dated measurement the report's cost
+    table reads. The number of columns gathered."""
+    import datetime
+
+    import pandas as pd
+
+    today = datetime.date.today().isoformat()
+    rows = []
+    for stage in column_stages():
+        path = REPO / seconds_file(stage)
+        if not path.exists():
+            continue
+        s = json.loads(path.read_text())
+        dataset, weighting = stage.split("@", 1)[1].split("-", 1)
+        rows.append({"kind": "sensitivity" if "sensitivity" in kind_of(stage) else "grid",
+                     "dataset": dataset, "weighting": weighting, "splits": s["splits"],
+                     "command_wall_s": s["command_wall_s"], "command_cpu_s": s["command_cpu_s"],
+                     **{f"{k}_wall_s": v for k, v in s["wall_s"].items()},
+                     **{f"{k}_cpu_s": v for k, v in s["cpu_s"].items()}, "measured": today})
+    if not rows:
+        return 0
+    new = pd.DataFrame(rows)
+    out = REPO / SECONDS_CSV
+    if out.exists():
+        old = pd.read_csv(out)
+        key = ["kind", "dataset", "weighting"]
+        old = old[~old.set_index(key).index.isin(new.set_index(key).index)]
+        new = pd.concat([old, new], ignore_index=True)
+    new = new.sort_values(["kind", "dataset", "weighting"], kind="stable")
+    new.to_csv(out, index=False, float_format="%.3f")
+    return len(rows)
+
+
 def run_for(argv: list[str], seconds: float) -> int | None:
     """Run ``argv``; SIGTERM it after ``seconds``. Its exit code, None when stopped."""
     proc = subprocess.Popen(argv, cwd=REPO)
@@ -121,7 +169,12 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=90.0)
     ap.add_argument("--cores", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--dry-run", action="store_true", help="say what is to do, run nothing")
+    ap.add_argument("--gather", action="store_true",
+                    help="only add the columns' measured seconds to " + SECONDS_CSV)
     args = ap.parse_args()
+    if args.gather:
+        print(f"{gather_seconds()} columns' seconds in {SECONDS_CSV}")
+        return
     t0 = time.monotonic()
     prep = ["data/benchmark/settings.json", *(f"data/benchmark/stats/bench_{d}"
                                               for d in datasets())]
@@ -150,6 +203,7 @@ def main() -> None:
         upstream = ["benchmark_settings", *(f"benchmark_{k}@{d}" for d in datasets()
                                             for k in ("split", "stats"))]
         record(upstream + finished)
+    print(f"{gather_seconds()} columns' seconds in {SECONDS_CSV}", flush=True)
     left = stale(stages)
     print(f"{'stopped after the time budget' if rc is None else f'snakemake exit {rc}'}: "
           f"{len(finished)} columns finished now, {len(stages) - len(left)} of {len(stages)} "

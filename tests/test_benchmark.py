@@ -268,7 +268,8 @@ def test_nemenyi_cd_matches_demsars_table():
 def test_rank_tests_on_a_known_matrix():
     from scipy.stats import friedmanchisquare
 
-    from termweight.experiments.benchmark import paired_claim, rank_tests
+    from termweight.experiments.benchmark import rank_tests
+    from termweight.experiments.comparisons import declared
 
     rng = np.random.default_rng(5)
     D = pd.DataFrame(rng.random((8, 4)) * 0.1, columns=["a", "tfidf", "c", "d"],
@@ -282,9 +283,25 @@ def test_rank_tests_on_a_known_matrix():
     assert list(vb.index) == ["tfidf", "c", "d"] and (vb["p_holm"] >= vb["p"] - 1e-15).all()
     assert vb.loc["d", "p_holm"] < 0.05
     assert t["nemenyi"].loc["a", "d"] < 0.05
-    c = paired_claim(D, "a", "tfidf", ["ds0", "ds1", "ds2", "ds3", "ds4", "ds5"])
+    c, = declared(D, _runs(D), "mnb", "macro_f1", [{"a": "a", "b": "tfidf", "source": "s",
+                                                    "outside": "x"}],
+                  {"x": {"ds6", "ds7"}}, 0.01, 1, 0.05)
     assert (c["n"], c["wins"], c["ties"], c["losses"]) == (6, 6, 0, 0)
     assert c["wilcoxon_p"] == pytest.approx(0.03125)  # exact two-sided, 6 of 6 positive
+    assert c["wilcoxon_p_holm"] == c["wilcoxon_p"] and c["hier_n"] == 0  # one split each
+
+
+def _runs(D: pd.DataFrame, splits: int = 1, noise: float = 0.0, seed: int = 0) -> pd.DataFrame:
+    """Per-split runs whose mean over the splits is ``D`` (learner mnb, measure macro_f1)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for d in D.index:
+        for w in D.columns:
+            e = rng.normal(0, noise, splits)
+            e -= e.mean()
+            rows += [{"dataset": d, "learner": "mnb", "encoding": w, "split": f"s{i}",
+                      "macro_f1": D.loc[d, w] + e[i]} for i in range(splits)]
+    return pd.DataFrame(rows)
 
 
 def _scores(n=12, k=6, seed=7):
@@ -372,54 +389,77 @@ def test_cd_diagram_of_many_weightings_shows_the_best_and_the_baselines():
 
 
 def test_bayesian_signed_rank_test_with_a_rope():
-    from termweight.experiments.benchmark import bayes_signed_rank, paired_claim
+    from termweight.experiments.benchmark import bayes_signed_rank
 
     D = _scores(n=8)
     D["better"] = D["w2"] + 0.05  # better by 0.05 on every dataset
     D["same"] = D["w2"]
     D["close"] = D["w2"] + 0.004 * np.sign(np.sin(np.arange(8.0) + 1))  # inside the rope
-    c = paired_claim(D, "better", "w2", D.index, rope=0.01)
-    assert c["p_a_better"] > 0.95 and c["p_b_better"] < 0.01
-    assert c["mean_diff"] == pytest.approx(0.05) and c["median_diff"] == pytest.approx(0.05)
-    assert c["p_a_better"] + c["p_rope"] + c["p_b_better"] == pytest.approx(1.0)
-    swapped = paired_claim(D, "w2", "better", D.index, rope=0.01)
-    assert swapped["p_b_better"] == c["p_a_better"] and swapped["p_a_better"] == c["p_b_better"]
+    c = bayes_signed_rank(D["better"], D["w2"], 0.01)
+    assert c[0] > 0.95 and c[2] < 0.01 and sum(c) == pytest.approx(1.0)
+    swapped = bayes_signed_rank(D["w2"], D["better"], 0.01)
+    assert swapped[2] == c[0] and swapped[0] == c[2]
     # a rope wider than the difference: practically equivalent
-    assert paired_claim(D, "better", "w2", D.index, rope=0.06)["p_rope"] > 0.95
-    assert paired_claim(D, "same", "w2", D.index, rope=0.01)["p_rope"] > 0.99
-    assert paired_claim(D, "close", "w2", D.index, rope=0.01)["p_rope"] > 0.9
+    assert bayes_signed_rank(D["better"], D["w2"], 0.06)[1] > 0.95
+    assert bayes_signed_rank(D["same"], D["w2"], 0.01)[1] > 0.99
+    assert bayes_signed_rank(D["close"], D["w2"], 0.01)[1] > 0.9
     # Monte Carlo, seeded: the same inputs give the same numbers; another seed, other numbers
     x, y = D["w0"].to_numpy(), D["w1"].to_numpy()
     first = bayes_signed_rank(x, y, 0.01)
     assert bayes_signed_rank(x, y, 0.01) == first
-    assert paired_claim(D, "w0", "w1", D.index)["p_a_better"] == first[0]
     assert bayes_signed_rank(x, y, 0.01, seed=1) != first
     assert 0.05 < first[0] < 0.95  # an undecided pair, so the seed matters
 
 
+def test_declared_comparisons_and_the_hierarchical_test():
+    """Each declared row: counts, a bootstrap interval around the mean difference, Holm over
+    the rows, and the hierarchical test on the split scores, which sees the split noise: a
+    0.005 gain is practically equivalent under a 0.01 ROPE, a 0.05 gain is better."""
+    from termweight.experiments.comparisons import bootstrap_mean_ci, declared, rank_intervals
+
+    D = _scores(n=10, k=3)
+    spread = np.random.default_rng(3).normal(0, 0.003, 10)  # gains differ a little by dataset
+    D["small"], D["big"] = D["w1"] + 0.005 + spread, D["w1"] + 0.05 + spread
+    runs = _runs(D, splits=10, noise=0.02)
+    rows = declared(D, runs, "mnb", "macro_f1",
+                    [{"a": "big", "b": "w1", "source": "x"}, {"a": "small", "b": "w1",
+                                                              "source": "y"}],
+                    {}, 0.01, 5, 0.05)
+    big, small = rows
+    assert big["ci_lo"] <= big["mean_diff"] <= big["ci_hi"]
+    assert big["mean_diff"] == pytest.approx(0.05 + spread.mean())
+    assert (big["wins"], big["hier_n"]) == (10, 10) and big["significant"]
+    assert big["h_a_better"] > 0.95 and small["h_rope"] > 0.5
+    assert small["wilcoxon_p_holm"] >= small["wilcoxon_p"]
+    assert (bootstrap_mean_ci([0.01, 0.02, 0.03]) == bootstrap_mean_ci([0.01, 0.02, 0.03]))
+    ci = rank_intervals(D)
+    ranks = D.rank(axis=1, ascending=False).mean()
+    assert ((ci["lo"] <= ranks) & (ranks <= ci["hi"])).all()
+
+
 def test_answers_quote_the_computed_numbers():
-    from termweight.experiments.benchmark import _fmt_p, answers, paired_claim, rank_tests
+    from termweight.experiments.benchmark import _fmt_p, answers, rank_tests
+    from termweight.experiments.comparisons import declared
 
     D = _scores(n=12, k=5).rename(columns={"w0": "tf-bns", "w4": "tfidf"})
     D["ntf-mixch"], D["ntf-kim_rf"] = D["w1"] + 0.001, D["w1"]
     cfg = {"alpha": 0.05, "baseline": "tfidf", "rope": 0.01}
     tests = {("mnb", "macro_f1"): rank_tests(D, "tfidf", 0.05)}
-    bns = paired_claim(D, "tf-bns", "tfidf", D.index[:9])
-    mix = paired_claim(D, "ntf-mixch", "ntf-kim_rf", D.index[3:])
-    top = [paired_claim(D, w, "tfidf", D.index) for w in ("tf-bns", "w1")]
-    claims = {"mnb": {"bns": [bns], "mixch": mix, "top": top}}
-    ans = answers(None, tests, claims, cfg, ["mnb"], ["macro_f1"])
-    assert (f"{bns['wins']}/{bns['ties']}/{bns['losses']} wins/ties/losses, mean "
-            f"{bns['mean_diff']:+.4f}, median {bns['median_diff']:+.4f}, Wilcoxon p = "
-            f"{_fmt_p(bns['wilcoxon_p'])}, P(better)/P(equivalent)/P(worse) = "
-            f"{bns['p_a_better']:.3f}/{bns['p_rope']:.3f}/{bns['p_b_better']:.3f}") \
-        in ans["BenchAnswerBns"]
-    assert "On the 9 datasets outside Forman's" in ans["BenchAnswerBns"]
-    assert "ROPE $\\pm$0.01 macro-F1" in ans["BenchAnswerMixch"]
-    assert f"(9 datasets): {mix['wins']}/{mix['ties']}/{mix['losses']}" in ans["BenchAnswerMixch"]
-    for c in top:
-        assert (f"{c['p_a_better']:.3f}/{c['p_rope']:.3f}/{c['p_b_better']:.3f}"
-                in ans["BenchAnswerTfidf"])
+    rows = declared(D, _runs(D), "mnb", "macro_f1",
+                    [{"a": "tf-bns", "b": "tfidf", "source": "Forman 2008", "outside": "forman"},
+                     {"a": "ntf-mixch", "b": "ntf-kim_rf", "source": "Kim 2016",
+                      "outside": "kim"}],
+                    {"forman": set(D.index[9:]), "kim": set(D.index[:3])}, 0.01, 1, 0.05)
+    ans = answers(tests, rows, cfg, ["mnb"], ["macro_f1"])
+    bns, mix = rows
+    assert (f"{bns['wins']}/{bns['ties']}/{bns['losses']}, mean {bns['mean_diff']:+.4f} "
+            f"[{bns['ci_lo']:+.4f}, {bns['ci_hi']:+.4f}], Holm p = "
+            f"{_fmt_p(bns['wilcoxon_p_holm'])}, signed-rank {bns['p_a_better']:.3f}/"
+            f"{bns['p_rope']:.3f}/{bns['p_b_better']:.3f}") in ans["BenchAnswerBns"]
+    assert "on the 9 datasets outside Forman's" in ans["BenchAnswerBns"]
+    assert "ROPE $\\pm$0.01" in ans["BenchAnswerMixch"]
+    assert "on the 9 datasets outside Kim's: " in ans["BenchAnswerMixch"]
+    assert f"{mix['wins']}/{mix['ties']}/{mix['losses']}" in ans["BenchAnswerMixch"]
     assert "\\texttt{tf-bns}" in ans["BenchAnswerTfidf"].split("macro-F1: ")[1].split(".")[0]
 
 
@@ -527,7 +567,7 @@ def test_pairwise_wilcoxon_takes_few_datasets(n_datasets):
 
 def test_the_protocol_paragraph_reports_the_run():
     """The report's protocol paragraph: the modal chosen value and the grid's ends as shares of
-    the runs, the fits at the cap, and the largest tfidf / tf-idf gap, all from the inputs."""
+    the runs, the fits at the cap, and the unit-length aliases run once, all from the inputs."""
     from termweight.experiments.benchmark import protocol_text
 
     tuning_cfg = {"normalize": "l2", "C": [0.1, 1.0, 10.0], "alpha": [0.01, 1.0], "folds": 3,
@@ -537,19 +577,17 @@ def test_the_protocol_paragraph_reports_the_run():
               "mnb": {"parameter": "alpha", "chosen": {"0.01": 4, "1": 4}, "fits": 8,
                       "unconverged_tasks": 0, "inner_unconverged_tasks": 0}}
     scores = pd.DataFrame({"dataset": ["a", "a", "b", "b", "a"], "learner": ["linearsvc"] * 5,
-                           "weighting": ["tfidf", "tf-idf", "tfidf", "tf-idf", "tf"],
+                           "weighting": ["tfidf", "tf-ig", "tfidf", "tf-ig", "tf"],
                            "measure": ["macro_f1"] * 5, "score": [0.5, 0.5, 0.7, 0.6875, 0.1]})
     text = protocol_text(tuning_cfg, tuning, scores, "macro_f1")
     assert "3-fold inner cross-validation" in text and "10{,}000 iterations" in text
     assert r"$C$ = 1 in 75\% of 8 runs (0\% at 0.1, 25\% at 10)" in text
     assert r"$\alpha$ = 0.01 in 50\%" in text  # a tie goes to the smaller value
     assert "1{,}234 of the inner fits" in text
-    assert "at most 0.012 on any dataset" in text
-    equal = scores.assign(score=[0.5, 0.5, 0.7, 0.7, 0.1])
-    assert "is identical on every dataset and learner" in protocol_text(
-        tuning_cfg, tuning, equal, "macro_f1")
+    assert (r"\texttt{tf-idf} is \texttt{tfidf}, \texttt{ntf-kim\_idf} is \texttt{tfidf}, "
+            r"\texttt{ntf-kim\_ig} is \texttt{tf-ig}") in text  # tf-chi2 was not run
     raw = protocol_text({**tuning_cfg, "normalize": "none"}, tuning, scores, "macro_f1")
-    assert "not normalised" in raw and "same vectors" not in raw
+    assert "not normalised" in raw and "is \\texttt{tfidf}" not in raw
     assert "fixed, not tuned" in protocol_text(None, {}, scores, "macro_f1")
 
 

@@ -89,10 +89,9 @@ def test_a_clone_reuses_the_committed_columns(tiny_bench_dvc, tmp_path):
     shutil.copy2(REPO / "reports/paper.tex", root / "reports/paper.tex")
     shutil.copytree(REPO / "reports/sections", root / "reports/sections")
     run(["dvc", "init", "--no-scm", "-q"], root)
-    # what .gitignore keeps of data/benchmark: the columns, their measured seconds, the settings
+    # what .gitignore keeps of data/benchmark: the columns and the resolved settings
     bench = tiny_bench_dvc / "data/benchmark"
-    kept = sorted([*(bench / "columns").rglob("*.csv"), *(bench / "seconds").rglob("*.json"),
-                   bench / "settings.json"])
+    kept = sorted([*(bench / "columns").rglob("*.csv"), bench / "settings.json"])
     assert kept
     for src in kept:
         dest = root / src.relative_to(tiny_bench_dvc)

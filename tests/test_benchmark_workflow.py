@@ -54,7 +54,9 @@ def test_every_output_and_the_grid(project):
     assert m["grid"]["fits"] == 3 * 2 * 10 * 3  # datasets x splits x weightings x learners
     for learner in SMALL_BENCHMARK["learners"]:
         table = (project / f"reports/tables/benchmark_{learner}.tex").read_text()
-        assert table.count("\\texttt{") == 10
+        # a row per weighting; tfidf's unit-length aliases beside it, not ranked
+        assert table.count("\\\\\n") - 1 == 10  # rows: the header and 10 weightings
+        assert "\\texttt{tfidf} (= \\texttt{tf-idf}, \\texttt{ntf-kim\\_idf})" in table
         for kind in (f"cd_{learner}_headline_macro_f1", f"cd_{learner}_macro_f1",
                      f"heat_{learner}"):
             assert (project / f"reports/figures/benchmark_{kind}.png").stat().st_size > 1000

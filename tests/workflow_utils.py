@@ -133,9 +133,8 @@ def copy_project(src: Path, dest: Path) -> Path:
 
 
 #: measured times, not results: what each benchmark column cost (benchmark-column
-#: --out-seconds) and the report's cost table built from it
-MEASURED = ("data/benchmark/seconds/", "data/benchmark/sensitivity/seconds/",
-            "reports/tables/benchmark_cost.")
+#: --out-seconds, a side file beside the column; benchmarks/results keeps them)
+MEASURED = ("data/benchmark/seconds/", "data/benchmark/sensitivity/seconds/")
 
 
 def digests(root: Path) -> dict[str, str]:

@@ -377,6 +377,11 @@ def check_benchmark(params: dict, source: str = "params.yaml") -> None:
                 raise ConfigError(f"{source}: benchmark/weightings: {enc!r}: unknown weighting "
                                   f"{metric!r}; known: {', '.join(sorted(scoring.METRICS))}, "
                                   f"{', '.join(LEARNED)}")
+        for i, c in enumerate(params["benchmark"].get("comparisons") or []):
+            for side in ("a", "b"):
+                if c[side] not in run["encodings"]:
+                    raise ConfigError(f"{source}: benchmark/comparisons/{i}/{side}: "
+                                      f"{c[side]!r} is not one of the benchmark's weightings")
 
 
 def _schema_for(path: Path, schema_path) -> Path:

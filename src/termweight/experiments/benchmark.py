@@ -22,13 +22,14 @@ Protocol of the comparison, per learner and measure:
    Each weighting against a control (the best-ranked one, and TF-IDF): the same Wilcoxon p, Holm
    over the k - 1 comparisons. Nemenyi's critical difference ``q_alpha sqrt(k (k + 1) / (6 N))``
    (``q_alpha`` from ``scipy.stats.studentized_range``) is still reported, for reference;
-5. pairwise questions over datasets, on the first measure: each of the ``BAYES_TOP`` best-ranked
-   weightings against TF-IDF; BNS against TF-IDF outside Forman's datasets; mix-ch against the
-   best-ranked single Kim weighting outside Kim's corpora. For each: wins/ties/losses, mean and
-   median difference, Wilcoxon's signed-rank p (``scipy.stats.wilcoxon``), and the Bayesian
-   signed-rank test with a region of practical equivalence (Benavoli, Corani, Demsar & Zaffalon
-   2017, JMLR 18(77):1-36; ``baycomp.SignedRankTest``, seeded): P(better), P(practically
-   equivalent), P(worse), ROPE = params ``benchmark.rope``.
+5. the comparisons the papers claim, declared in params.yaml before the run
+   (``benchmark.comparisons``; ``termweight.experiments.comparisons``): wins/ties/losses, mean
+   difference with a bootstrap interval, Wilcoxon's p Holm-adjusted over the declared rows, the
+   Bayesian signed-rank test on dataset means (Benavoli, Corani, Demsar & Zaffalon 2017, JMLR
+   18(77):1-36; ``baycomp.SignedRankTest``, seeded) and the Bayesian hierarchical test on the
+   split scores (Corani et al. 2017), P(better), P(practically equivalent), P(worse) with the
+   ROPE ``benchmark.rope``; average ranks with bootstrap intervals over the datasets;
+6. the majority-class baseline per dataset, and the datasets where no method beats it.
 
 Measures: micro-F1 and macro-F1 over the one-vs-rest tasks (``termweight.evaluation``) and
 accuracy = share of test documents whose top decision score is a true class
@@ -46,6 +47,12 @@ import pandas as pd
 
 from termweight import io
 from termweight.errors import DataError
+from termweight.experiments.comparisons import (  # noqa: F401 (bayes_signed_rank: the API)
+    BAYES_SAMPLES,
+    BAYES_SEED,
+    bayes_signed_rank,
+    declared,
+)
 from termweight.learners.linear import DEFAULT_C
 from termweight.learners.registry import one_vs_rest
 
@@ -63,7 +70,6 @@ LEARNER_NAMES = {spec.name: spec.display for spec in one_vs_rest()}
 KIM_DATASETS = ("cachopo_r8", "cachopo_webkb", "20news")
 BNS_WEIGHTINGS = ("binary-bns", "tf-bns")
 MIXCH = "ntf-mixch"
-KIM_SINGLES = ("ntf-kim_idf", "ntf-kim_chi2", "ntf-kim_ig", "ntf-kim_rf", "ntf-kim_or")
 
 
 # --- data ------------------------------------------------------------------------------------
@@ -201,59 +207,6 @@ def rank_tests(D: pd.DataFrame, baseline: str, alpha: float) -> dict:
     return out
 
 
-#: Monte-Carlo draws and seed of the Bayesian signed-rank test (fixed: same inputs, same numbers)
-BAYES_SAMPLES = 50000
-BAYES_SEED = 0
-
-
-def bayes_signed_rank(x, y, rope: float, nsamples: int = BAYES_SAMPLES,
-                      seed: int = BAYES_SEED) -> tuple[float, float, float]:
-    """Bayesian signed-rank test (Benavoli et al. 2014 ICML; 2017 JMLR 18(77)) of the scores ``x``
-    against ``y`` over datasets: the posterior probabilities (x practically better, practically
-    equivalent, y practically better) for the region of practical equivalence ``|x - y| <= rope``.
-
-    baycomp's ``SignedRankTest``: a Dirichlet process posterior over the paired differences
-    ``z = x - y`` (prior strength 0.5 on the pseudo-observation z_0 = 0); each of ``nsamples``
-    Dirichlet draws w gives ``theta_x = sum_ij w_i w_j [z_i + z_j > 2 rope]``, ``theta_y`` likewise
-    with ``< -2 rope`` and ``theta_rope = 1 - theta_x - theta_y`` (the Walsh averages against the
-    ROPE); each probability is the share of draws in which that region's theta is the largest.
-    The draws come from ``numpy.random.RandomState(seed)`` (baycomp's ``random_state``), so the
-    same inputs give the same numbers."""
-    from baycomp import SignedRankTest
-
-    post = SignedRankTest(np.asarray(x, float), np.asarray(y, float), rope, nsamples=nsamples,
-                          random_state=seed)
-    left, eq, right = post.probs(with_rope=True)
-    # baycomp's differences are y - x: its "left" region (y - x < -rope) is x better
-    return float(left), float(eq), float(right)
-
-
-def paired_claim(D: pd.DataFrame, a: str, b: str, datasets, rope: float = 0.01,
-                 nsamples: int = BAYES_SAMPLES, seed: int = BAYES_SEED) -> dict:
-    """``a`` against ``b`` on ``datasets``: wins/ties/losses, mean and median of the per-dataset
-    differences ``a - b``, Wilcoxon's signed-rank p (``scipy.stats.wilcoxon``, two-sided), and the
-    Bayesian signed-rank test's P(a better), P(practically equivalent: |difference| <= rope),
-    P(b better) (``bayes_signed_rank``)."""
-    from scipy.stats import wilcoxon
-
-    rows = [d for d in D.index if d in set(datasets)]
-    if a not in D.columns or b not in D.columns or not rows:
-        return {"a": a, "b": b, "n": 0}
-    diff = D.loc[rows, a] - D.loc[rows, b]
-    res = {"a": a, "b": b, "n": len(rows), "wins": int((diff > 0).sum()),
-           "ties": int((diff == 0).sum()), "losses": int((diff < 0).sum()),
-           "mean_diff": float(diff.mean()), "median_diff": float(diff.median())}
-    res["wilcoxon_p"] = float(wilcoxon(diff.to_numpy()).pvalue) if (diff != 0).sum() >= 1 \
-        and len(rows) >= 2 else float("nan")
-    res["rope"] = float(rope)
-    if len(rows) >= 2:
-        res["p_a_better"], res["p_rope"], res["p_b_better"] = bayes_signed_rank(
-            D.loc[rows, a].to_numpy(), D.loc[rows, b].to_numpy(), rope, nsamples, seed)
-    else:
-        res["p_a_better"] = res["p_rope"] = res["p_b_better"] = float("nan")
-    return res
-
-
 def per_dataset_table(runs: pd.DataFrame, measures=MEASURES, learners=None,
                       order=None) -> pd.DataFrame:
     """Dataset x weighting x learner: the number of splits and, per measure, the mean and the
@@ -286,21 +239,35 @@ def _p_is(p) -> str:
     return f"p {text}" if text.startswith("$<$") else f"p = {text}"
 
 
-def leaderboard(scores, tests, learner, measures, baseline) -> pd.DataFrame:
-    """One learner's leaderboard, ordered by the average rank of the first measure."""
+def leaderboard(scores, tests, learner, measures, baseline, single=None,
+                unit_length: bool = True) -> pd.DataFrame:
+    """One learner's leaderboard, ordered by the average rank of the first measure: per
+    measure the average rank (the first with its 95% bootstrap interval over the datasets) and
+    the mean score over ``single`` (the single-label datasets: a mean does not mix top-1 F1 with
+    a multi-label corpus's per-category F1; None: all); under ``unit_length`` rows a
+    weighting's aliases (``termweight.weighting.UNIT_LENGTH_ALIASES``) beside its name."""
+    from termweight.experiments.comparisons import rank_intervals
     from termweight.reporting import latex_escape
+    from termweight.weighting import aliases_of
 
     main = tests[(learner, measures[0])]
+    ci = rank_intervals(main["scores"])
     rows = []
     for i, w in enumerate(main["avg_rank"].index, 1):
-        row = {"": str(i), "Weighting": f"\\texttt{{{latex_escape(w)}}}"}
+        also = aliases_of(w, list(main["scores"].columns)) if unit_length else []
+        row = {"": str(i), "Weighting": f"\\texttt{{{latex_escape(w)}}}" + (
+            " (= " + ", ".join(f"\\texttt{{{latex_escape(a)}}}" for a in also) + ")"
+            if also else "")}
         for m in measures:
             t = tests[(learner, m)]
             s = scores[(scores["learner"] == learner) & (scores["measure"] == m)
-                       & (scores["weighting"] == w)]["score"]
+                       & (scores["weighting"] == w)]
+            if single is not None:
+                s = s[s["dataset"].isin(single)]
             row[f"rank {MEASURE_NAMES[m]}"] = f"{t['avg_rank'][w]:.2f}"
             if m == measures[0]:
-                row[f"mean {MEASURE_NAMES[m]}"] = f"{s.mean():.4f}"
+                row["95\\% interval"] = f"[{ci.loc[w, 'lo']:.1f}, {ci.loc[w, 'hi']:.1f}]"
+            row[f"mean {MEASURE_NAMES[m]}"] = f"{s['score'].mean():.4f}"
         vb, vt = main.get("vs_best"), main.get("vs_baseline")
         row["Holm p vs best"] = _fmt_p(vb["p_holm"].get(w)) if vb is not None and w in vb.index \
             else "--"
@@ -395,20 +362,44 @@ def _prob(p) -> str:
     return f"{p:.3f}" if p is not None and np.isfinite(p) else "--"
 
 
-def _claim_text(c: dict) -> str:
-    """wins/ties/losses, mean and median difference, Wilcoxon p, Bayesian probabilities of ``c``
-    (a ``paired_claim`` result)."""
-    return (f"{c['wins']}/{c['ties']}/{c['losses']} wins/ties/losses, mean {c['mean_diff']:+.4f}, "
-            f"median {c['median_diff']:+.4f}, Wilcoxon {_p_is(c['wilcoxon_p'])}, "
-            f"P(better)/P(equivalent)/P(worse) = {_prob(c['p_a_better'])}/{_prob(c['p_rope'])}/"
-            f"{_prob(c['p_b_better'])}")
+def _row_text(r: dict) -> str:
+    """A declared comparison's numbers (``termweight.experiments.comparisons.declared``)."""
+    hier = (f"; hierarchical {_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/"
+            f"{_prob(r['h_b_better'])} over {r['hier_n']} cross-validated datasets"
+            if r["hier_n"] >= 2 else "")
+    return (f"{r['wins']}/{r['ties']}/{r['losses']}, mean {r['mean_diff']:+.4f} "
+            f"[{r['ci_lo']:+.4f}, {r['ci_hi']:+.4f}], Holm {_p_is(r['wilcoxon_p_holm'])}, "
+            f"signed-rank {_prob(r['p_a_better'])}/{_prob(r['p_rope'])}/"
+            f"{_prob(r['p_b_better'])}{hier}")
 
 
-def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
-    """The section's four answers as sentences (LaTeX), every number from the tests and claims."""
+def _reading(rows: list[dict], rope: float) -> str:
+    """One sentence read off a declared comparison's rows (one per learner)."""
+    sig_better = [r for r in rows if r["significant"] and r["mean_diff"] > 0]
+    sig_worse = [r for r in rows if r["significant"] and r["mean_diff"] < 0]
+    inside = [r for r in rows if np.isfinite(r["ci_lo"]) and -rope <= r["ci_lo"]
+              and r["ci_hi"] <= rope]
+    n = len(rows)
+    if sig_better and not sig_worse:
+        return f"better with {len(sig_better)} of {n} learners (Holm p < alpha)"
+    if sig_worse and not sig_better:
+        return f"worse with {len(sig_worse)} of {n} learners (Holm p < alpha)"
+    if sig_better or sig_worse:
+        return "better with some learners and worse with others"
+    if len(inside) == n:
+        return (f"no significant difference, and every interval lies within the ROPE "
+                f"$\\pm${rope:g}: practically equivalent")
+    return "no significant difference with any learner, and the intervals are too wide to call it equivalent"
+
+
+def answers(tests, rows, cfg, learners, measures) -> dict[str, str]:
+    """The section's answers as sentences (LaTeX), every number from the tests and the declared
+    comparisons (``rows``: ``termweight.experiments.comparisons.declared``, all learners)."""
     alpha, baseline, rope, m0 = cfg["alpha"], cfg["baseline"], cfg["rope"], measures[0]
-    bayes = (f"Bayesian signed-rank test, ROPE $\\pm${rope:g} {MEASURE_NAMES[m0]}: P(better), "
-             "P(practically equivalent), P(worse)")
+    how = (f"({MEASURE_NAMES[m0]}; wins/ties/losses, mean difference [95\\% bootstrap interval "
+           f"over the datasets], Wilcoxon p Holm-adjusted over the declared comparisons, "
+           f"P(better)/P(equivalent)/P(worse) with ROPE $\\pm${rope:g} by the Bayesian "
+           f"signed-rank test and the hierarchical test)")
     best = []
     for learner in learners:
         t = tests[(learner, m0)]
@@ -418,26 +409,29 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
     out = {"BenchAnswerBest": f"By average {MEASURE_NAMES[m0]} rank over "
                               f"{tests[(learners[0], m0)]['n_datasets']} datasets, the best "
                               "weighting is, per learner, " + "; ".join(best) + "."}
-    parts = []
-    for learner in learners:
-        for c in claims[learner]["bns"]:
-            if c["n"]:
-                parts.append(f"{_w(c['a'])} with {LEARNER_NAMES.get(learner, learner)}: "
-                             + _claim_text(c))
-    out["BenchAnswerBns"] = ((f"On the {claims[learners[0]]['bns'][0]['n']} datasets outside "
-                              f"Forman's, against {_w(baseline)} ({MEASURE_NAMES[m0]}; {bayes}): "
-                              + "; ".join(parts) + ".") if parts else
-                             "No dataset outside Forman's was run, so this cannot be answered yet.")
-    parts = []
-    for learner in learners:
-        c = claims[learner]["mixch"]
-        if c["n"]:
-            parts.append(f"{LEARNER_NAMES.get(learner, learner)} against {_w(c['b'])} "
-                         f"({c['n']} datasets): " + _claim_text(c))
-    out["BenchAnswerMixch"] = (("Outside Kim's three corpora, mix-ch (" + _w(MIXCH) + ") against "
-                                f"the best-ranked single Kim weighting there ({bayes}): "
-                                + "; ".join(parts) + ".")
-                               if parts else "mix-ch was not run outside Kim's corpora.")
+
+    def sentences(chosen) -> str:
+        pairs = list(dict.fromkeys((r["a"], r["b"], r["outside"]) for r in chosen))
+        text = []
+        for a, b, out in pairs:
+            these = [r for r in chosen if (r["a"], r["b"], r["outside"]) == (a, b, out)]
+            where = f"on the {these[0]['n']} datasets" + (f" outside {out.capitalize()}'s"
+                                                           if out else "")
+            text.append(f"{_w(a)} against {_w(b)} ({these[0]['source']}), {where}: "
+                        + _reading(these, rope) + " ("
+                        + "; ".join(f"{LEARNER_NAMES.get(r['learner'], r['learner'])} "
+                                    + _row_text(r) for r in these) + ").")
+        return " ".join(text)
+
+    bns = [r for r in rows if r["a"] in BNS_WEIGHTINGS]
+    out["BenchAnswerBns"] = (f"Declared before the run {how}. " + sentences(bns) if bns else
+                             "No comparison of BNS was declared (benchmark.comparisons).")
+    mix = [r for r in rows if r["a"] == MIXCH]
+    out["BenchAnswerMixch"] = (f"Against each of Kim's single weightings {how}: " + sentences(mix)
+                               if mix else "No comparison of mix-ch was declared.")
+    other = [r for r in rows if r["a"] not in BNS_WEIGHTINGS and r["a"] != MIXCH]
+    out["BenchAnswerDeclared"] = (f"The other comparisons the papers claim {how}: "
+                                  + sentences(other) if other else "")
     parts = []
     for learner in learners:
         for m in measures:
@@ -450,25 +444,11 @@ def answers(scores, tests, claims, cfg, learners, measures) -> dict[str, str]:
                       and vt.loc[w, "p_holm"] < alpha]
             parts.append(f"{LEARNER_NAMES.get(learner, learner)}, {MEASURE_NAMES[m]}: "
                          + (", ".join(_w(w) for w in better) if better else "none"))
-    text = (f"Weightings significantly better than {_w(baseline)} (Wilcoxon signed-rank test over "
-            f"the datasets, Holm's correction over the k $-$ 1 comparisons, $\\alpha$ = {alpha}): "
-            + "; ".join(parts) + ".")
-    parts = []
-    for learner in learners:
-        top = [c for c in claims[learner].get("top", []) if c["n"]]
-        if top:
-            parts.append(f"{LEARNER_NAMES.get(learner, learner)}: " + ", ".join(
-                f"{_w(c['a'])} {_prob(c['p_a_better'])}/{_prob(c['p_rope'])}/"
-                f"{_prob(c['p_b_better'])}" for c in top))
-    if parts:
-        text += (f" The best-ranked weightings against {_w(baseline)} ({bayes}): "
-                 + "; ".join(parts) + ".")
-    out["BenchAnswerTfidf"] = text
+    out["BenchAnswerTfidf"] = (
+        f"Weightings significantly better than {_w(baseline)} (Wilcoxon signed-rank test over "
+        f"the datasets, Holm's correction over the k $-$ 1 comparisons, $\\alpha$ = {alpha}): "
+        + "; ".join(parts) + ".")
     return out
-
-
-#: question (a): this many best-ranked weightings (first measure) against the baseline
-BAYES_TOP = 5
 
 
 def per_dataset_latex(table: pd.DataFrame, measures, learners) -> str:
@@ -531,13 +511,12 @@ def cmd_benchmark_report(args) -> None:
     forman = set(params.get("forman", {}).get("datasets", [])) | {
         d for d in scores["dataset"].unique() if _is_forman(d)}
     datasets = sorted(scores["dataset"].unique())
-    tests, claims, test_rows, pair_rows = {}, {}, [], []
+    tests, rows, test_rows, pair_rows = {}, [], [], []
+    own = {"forman": forman, "kim": set(KIM_DATASETS)}
+    single = sorted(runs[runs["single_label"].astype(str).str.lower() == "true"]["dataset"]
+                    .unique()) if "single_label" in runs.columns else None
     for learner in learners:
         D0 = score_matrix(scores, learner, measures[0], order)
-        outside_kim = [d for d in D0.index if d not in KIM_DATASETS]
-        singles = [w for w in KIM_SINGLES if w in D0.columns]
-        best_single = (D0.loc[outside_kim, singles].rank(axis=1, ascending=False).mean()
-                       .sort_values(kind="stable").index[0]) if outside_kim and singles else None
         for m in measures:
             D = score_matrix(scores, learner, m, order)
             t = rank_tests(D, cfg["baseline"], cfg["alpha"])
@@ -562,7 +541,7 @@ def cmd_benchmark_report(args) -> None:
                                           "mean_diff": float((D[a] - D[w]).mean()),
                                           "wilcoxon_p": float(raw.loc[a, w]),
                                           "wilcoxon_p_holm": float(holm.loc[a, w])})
-            keep = [w for w in (*BNS_WEIGHTINGS, MIXCH, best_single) if w]
+            keep = [w for w in (*BNS_WEIGHTINGS, MIXCH) if w]
             cd = f"; Nemenyi's CD = {t['cd']:.2f}" if t.get("cd") else ""
             save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
                                   f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
@@ -570,18 +549,8 @@ def cmd_benchmark_report(args) -> None:
                                   f"{cfg['alpha']}{cd}", keep=keep),
                         reports / "figures" / f"benchmark_cd_{learner}_{m}",
                         data=False)  # ranks and bars: benchmark_{learner}.tex has the numbers
-        t0 = tests[(learner, measures[0])]
-        top = [w for w in t0["avg_rank"].index if w != cfg["baseline"]][:BAYES_TOP]
-        claims[learner] = {
-            "bns": [paired_claim(D0, w, cfg["baseline"], [d for d in D0.index if d not in forman],
-                                 cfg["rope"])
-                    for w in BNS_WEIGHTINGS if w in D0.columns],
-            "mixch": (paired_claim(D0, MIXCH, best_single, outside_kim, cfg["rope"])
-                      if best_single and MIXCH in D0.columns else {"n": 0}),
-            "top": ([paired_claim(D0, w, cfg["baseline"], D0.index, cfg["rope"]) for w in top]
-                    if cfg["baseline"] in D0.columns else [])}
-        if not claims[learner]["bns"]:
-            claims[learner]["bns"] = [{"n": 0}]
+        rows += declared(D0, runs, learner, measures[0], b.get("comparisons") or [], own,
+                         cfg["rope"], int(b["protocol"].get("repeats", 1)), cfg["alpha"])
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
                                 f"{MEASURE_NAMES[measures[0]]} minus {cfg['baseline']}"),
                     reports / "figures" / f"benchmark_heat_{learner}",
@@ -589,12 +558,19 @@ def cmd_benchmark_report(args) -> None:
         n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
         write_latex_table(
             reports / "tables" / f"benchmark_{learner}.tex",
-            leaderboard(scores, tests, learner, measures, cfg["baseline"]),
+            leaderboard(scores, tests, learner, measures, cfg["baseline"], single,
+                        (b.get("tuning") or {}).get("normalize", "l2") == "l2"
+                        if b.get("tuning") else False),
             f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
-            f"{len(datasets)} datasets ({n_splits} splits) and mean score per measure, ordered by "
-            f"{MEASURE_NAMES[measures[0]]} rank; p of Wilcoxon's signed-rank test over the "
+            f"{len(datasets)} datasets ({n_splits} splits), ordered by "
+            f"{MEASURE_NAMES[measures[0]]} rank, with its 95\\% bootstrap interval over the "
+            "datasets, and the mean score per measure"
+            + (f" over the {len(single)} single-label datasets" if single is not None
+               and len(single) < len(datasets) else "")
+            + f"; p of Wilcoxon's signed-rank test over the "
             f"datasets against the best-ranked weighting and against {cfg['baseline']}, "
-            "Holm-adjusted over the k $-$ 1 comparisons.",
+            "Holm-adjusted over the k $-$ 1 comparisons. A name in parentheses is the same "
+            "method at unit length, run once.",
             f"tab:benchmark_{learner}", escape=False)
     tests_frame = pd.DataFrame(test_rows)
     io.write_table(data / "tests.csv", tests_frame)
@@ -619,7 +595,15 @@ def cmd_benchmark_report(args) -> None:
                       f"has $p < \\alpha$ ($\\alpha$ = {cfg['alpha']}); Nemenyi's critical "
                       "difference of average ranks, for reference; the best-ranked weighting.",
                       "tab:benchmark_tests", escape=False)
-    ans = answers(scores, tests, claims, cfg, learners, measures)
+    ans = answers(tests, rows, cfg, learners, measures)
+    _write_comparisons(rows, cfg, measures[0], reports)
+    majority = majority_table(runs, scores, measures, cfg["baseline"])
+    ans["BenchMajority"] = _majority_text(majority)
+    write_latex_table(reports / "tables" / "benchmark_majority.tex", _majority_latex(majority),
+                      "Benchmark: the majority-class baseline (every test document given the "
+                      "class with the most training documents) against the best (weighting, "
+                      "learner) of each dataset, mean over the splits.",
+                      "tab:benchmark_majority", escape=False)
     grid = {"datasets": datasets, "weightings": order, "learners": learners,
             "splits": {d: int(runs[runs["dataset"] == d]["split"].nunique()) for d in datasets},
             "fits": int(len(runs))}
@@ -639,10 +623,10 @@ def cmd_benchmark_report(args) -> None:
                       for m in measures} for lr in learners},
         "baseline_rank": {lr: {m: _round(tests[(lr, m)]["avg_rank"].get(cfg["baseline"]))
                                for m in measures} for lr in learners},
-        "claims": {lr: {"bns_vs_baseline": [_clean(c) for c in claims[lr]["bns"]],
-                        "mixch_vs_best_single": _clean(claims[lr]["mixch"]),
-                        "top_vs_baseline": [_clean(c) for c in claims[lr]["top"]]}
-                   for lr in learners},
+        "comparisons": [_clean(r) for r in rows],
+        "majority": {r["dataset"]: _clean({k: (bool(v) if isinstance(v, np.bool_) else v)
+                                           for k, v in r.items() if k != "dataset"})
+                     for r in majority.to_dict("records")},
         # the per-learner files (names depend on the configuration; dvc.yaml does not list them)
         "files": [f"tables/benchmark_{lr}.tex" for lr in learners]
         + [f"figures/benchmark_{kind}.{ext}" for lr in learners
@@ -650,7 +634,27 @@ def cmd_benchmark_report(args) -> None:
     }
     tuning = tuning_summary(runs)
     if tuning:
+        from termweight.learners.protocol import Protocol
+
+        grid = Protocol.from_params(b.get("tuning"))
+        for lr, t in tuning.items():
+            t["grid"] = [f"{v:g}" for v in grid.grid(lr)] if grid is not None else []
         headline["tuning"] = tuning
+    from termweight.experiments.comparisons import chosen_figure
+
+    save_figure(chosen_figure(tuning, LEARNER_NAMES), reports / "figures" / "benchmark_chosen",
+                data=False)  # the counts: reports/metrics/benchmark.json, "tuning"
+    if args.seconds:
+        cost = column_costs(args.seconds, params)
+        io.write_table(reports / "tables" / "benchmark_cost.csv", cost)
+        write_latex_table(reports / "tables" / "benchmark_cost.tex", _cost_latex(cost),
+                          "Benchmark: what each weighting's columns cost, summed over the "
+                          "datasets: wall and CPU seconds of the whole command, and the wall "
+                          "seconds of its encoding and of each learner's inner CV and refit; "
+                          "measured when the grid was computed, one process per column, two "
+                          "at a time on 2 cores (benchmarks/results/"
+                          "benchmark\\_columns\\_seconds.csv).",
+                          "tab:benchmark_cost", escape=False)
     io.write_json(reports / "metrics" / "benchmark.json", headline)
     macros = {"BenchDatasets": str(len(datasets)), "BenchWeightings": str(len(order)),
               "BenchLearnerText": learner_text(learners, b.get("C", DEFAULT_C),
@@ -660,13 +664,145 @@ def cmd_benchmark_report(args) -> None:
               "BenchLearners": str(len(learners)), "BenchFits": f"{len(runs):,}".replace(",", "{,}"),
               "BenchAlpha": str(cfg["alpha"]), "BenchRope": f"{cfg['rope']:g}",
               "BenchBaseline": _w(cfg["baseline"]),
-              "BenchDatasetList": ", ".join(_w(d) for d in datasets), **ans}
+              "BenchDatasetList": ", ".join(_w(d) for d in datasets),
+              "BenchComparisons": str(len(b.get("comparisons") or [])), **ans}
     lines = ["% The term-weighting benchmark: numbers and answers quoted by the report "
              "(generated; do not edit)."]
     lines += [f"\\newcommand{{\\{k}}}{{{v}}}" for k, v in macros.items()]
     io.write_text(reports / "macros" / "benchmark.tex", "\n".join(lines) + "\n")
     log.info("benchmark: %d datasets x %d weightings x %d learners, %d (run, split) rows",
              len(datasets), len(order), len(learners), len(runs))
+
+
+def _write_comparisons(rows: list[dict], cfg: dict, measure: str, reports: Path) -> None:
+    """The declared comparisons: ``tables/benchmark_comparisons.csv`` (every number), a LaTeX
+    table (comparison, learner, wins/ties/losses, mean difference with its interval, Holm p,
+    the two Bayesian tests) and the forest plot ``figures/benchmark_comparisons``."""
+    from termweight.experiments.comparisons import forest_figure
+    from termweight.reporting import save_figure, write_latex_table
+
+    frame = pd.DataFrame(rows, columns=[
+        "a", "b", "source", "outside", "learner", "measure", "n", "wins", "ties", "losses",
+        "mean_diff", "ci_lo", "ci_hi", "wilcoxon_p", "wilcoxon_p_holm", "significant",
+        "p_a_better", "p_rope", "p_b_better", "hier_n", "h_a_better", "h_rope", "h_b_better"])
+    io.write_table(reports / "tables" / "benchmark_comparisons.csv", frame)
+    table = pd.DataFrame([{
+        "Comparison": f"{_w(r['a'])} vs {_w(r['b'])}" + (f" (outside {r['outside']})"
+                                                         if r["outside"] else ""),
+        "Source": r["source"], "Learner": LEARNER_NAMES.get(r["learner"], r["learner"]),
+        "$N$": str(r["n"]), "W/T/L": f"{r['wins']}/{r['ties']}/{r['losses']}",
+        "mean diff. [95\\%]": f"{r['mean_diff']:+.4f} [{r['ci_lo']:+.4f}, {r['ci_hi']:+.4f}]",
+        "Holm $p$": _fmt_p(r["wilcoxon_p_holm"]),
+        "signed-rank": f"{_prob(r['p_a_better'])}/{_prob(r['p_rope'])}/{_prob(r['p_b_better'])}",
+        "hierarchical": (f"{_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/{_prob(r['h_b_better'])}"
+                         if r["hier_n"] >= 2 else "--"),
+    } for r in rows]) if rows else pd.DataFrame([{"Comparison": "none declared "
+                                                                 "(benchmark.comparisons)"}])
+    write_latex_table(reports / "tables" / "benchmark_comparisons.tex", table,
+                      f"Benchmark: the comparisons declared in params.yaml before the run "
+                      f"({MEASURE_NAMES[measure]}). W/T/L over the datasets; the mean difference "
+                      "a $-$ b with its 95\\% bootstrap interval over the datasets; Wilcoxon's "
+                      "signed-rank p, Holm-adjusted over a learner's declared comparisons; "
+                      "P(a better)/P(equivalent)/P(b better) with ROPE "
+                      f"$\\pm${cfg['rope']:g} by the Bayesian signed-rank test on the dataset "
+                      "means and by the hierarchical test on the split scores of the "
+                      "cross-validated datasets (Corani et al. 2017).",
+                      "tab:benchmark_comparisons", escape=False)
+    save_figure(forest_figure(rows, cfg["rope"], LEARNER_NAMES, MEASURE_NAMES[measure]),
+                reports / "figures" / "benchmark_comparisons",
+                data=False)  # the numbers: tables/benchmark_comparisons.csv
+
+
+def majority_table(runs: pd.DataFrame, scores: pd.DataFrame, measures, baseline: str
+                   ) -> pd.DataFrame:
+    """Per dataset: the majority-class baseline's accuracy and macro-F1 (mean over the splits,
+    ``termweight.steps.results.majority``) and the best (weighting, learner)'s of the same
+    measures; ``beaten``: whether that best beats the baseline on both."""
+    base = runs[runs["encoding"] == baseline] if baseline in set(runs["encoding"]) else runs
+    maj = base.groupby(["dataset", "split"])[["majority_accuracy", "majority_macro_f1"]].first()
+    maj = maj.groupby("dataset").mean()
+    headline = next((m for m in measures if "macro_f1" in m), measures[0])
+    out = []
+    for d, m in maj.iterrows():
+        s = scores[scores["dataset"] == d]
+        acc = s[s["measure"] == "accuracy"] if "accuracy" in set(s["measure"]) else s.iloc[:0]
+        f1 = s[s["measure"] == headline]
+        best_acc = acc.loc[acc["score"].idxmax()] if len(acc) else None
+        best_f1 = f1.loc[f1["score"].idxmax()]
+        out.append({"dataset": d, "majority_accuracy": float(m["majority_accuracy"]),
+                    "best_accuracy": float(best_acc["score"]) if best_acc is not None else np.nan,
+                    "best_accuracy_by": (f"{best_acc['weighting']}/{best_acc['learner']}"
+                                         if best_acc is not None else ""),
+                    "majority_macro_f1": float(m["majority_macro_f1"]),
+                    "best_macro_f1": float(best_f1["score"]),
+                    "best_macro_f1_by": f"{best_f1['weighting']}/{best_f1['learner']}"})
+    frame = pd.DataFrame(out)
+    frame["beaten"] = ((frame["best_accuracy"].isna()
+                        | (frame["best_accuracy"] > frame["majority_accuracy"]))
+                       & (frame["best_macro_f1"] > frame["majority_macro_f1"]))
+    return frame
+
+
+def _majority_text(t: pd.DataFrame) -> str:
+    worse = t[~t["beaten"]]
+    gap = (t["best_accuracy"] - t["majority_accuracy"]).idxmin()
+    closest = t.loc[gap]
+    text = (f"The majority-class baseline (Table~\\ref{{tab:benchmark_majority}}) is beaten in "
+            f"accuracy and macro-F1 by the best method on {int(t['beaten'].sum())} of {len(t)} "
+            f"datasets. The closest is {_w(closest['dataset'])}: accuracy "
+            f"{closest['best_accuracy']:.4f} ({_w(closest['best_accuracy_by'])}) against "
+            f"{closest['majority_accuracy']:.4f} for always predicting the majority class.")
+    if len(worse):
+        text += (" Not beaten on: " + ", ".join(_w(d) for d in worse["dataset"])
+                 + "; read those datasets' ranks with that in mind.")
+    return text
+
+
+def _majority_latex(t: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "Dataset": _w(r["dataset"]), "majority acc.": f"{r['majority_accuracy']:.4f}",
+        "best acc.": f"{r['best_accuracy']:.4f}", "by": _w(r["best_accuracy_by"]),
+        "majority macro-F1": f"{r['majority_macro_f1']:.4f}",
+        "best macro-F1": f"{r['best_macro_f1']:.4f}", "by ": _w(r["best_macro_f1_by"]),
+        "beaten": "yes" if r["beaten"] else "\\textbf{no}"} for r in t.to_dict("records")])
+
+
+#: what benchmarks/results/benchmark_columns_seconds.csv holds per column (grid_part.py)
+SECONDS_COLUMNS = ("kind", "dataset", "weighting", "splits", "command_wall_s", "command_cpu_s")
+
+
+def column_costs(path, params: dict) -> pd.DataFrame:
+    """Per weighting, summed over the benchmark's datasets: the grid columns' wall and CPU
+    seconds and the wall seconds of the encoding and of each learner, from the measured file
+    ``path`` (``benchmarks/results/benchmark_columns_seconds.csv``, a row per column, gathered
+    from ``benchmark-column --out-seconds`` by ``benchmarks/grid_part.py``; checked when read);
+    ``columns``: how many of the weighting's columns were measured."""
+    from termweight.settings import benchmark_runs
+
+    f = io.read_table(path, required=SECONDS_COLUMNS)
+    parts = [c for c in f.columns if c.endswith("_wall_s") and not c.startswith("command")]
+    num = ["command_wall_s", "command_cpu_s", *parts]
+    values = f[num].apply(pd.to_numeric, errors="coerce")
+    if values.isna().any().any() or (values < 0).any().any():
+        raise DataError(path, "the seconds must be numbers >= 0 in every row")
+    f[num] = values
+    grid = {(e["dataset"], w) for e in benchmark_runs(params).values() for w in e["encodings"]}
+    f = f[(f["kind"] == "grid") & [(d, w) in grid for d, w in zip(f["dataset"], f["weighting"],
+                                                                   strict=True)]]
+    cost = f.groupby("weighting", sort=False)[num].sum()
+    cost["columns"] = f.groupby("weighting", sort=False).size()
+    cost = cost.rename(columns={"command_wall_s": "wall_s", "command_cpu_s": "cpu_s"})
+    return cost.sort_values("wall_s", ascending=False, kind="stable").reset_index()
+
+
+def _cost_latex(cost: pd.DataFrame) -> pd.DataFrame:
+    if cost.empty:
+        return pd.DataFrame([{"Weighting": "no column of this grid measured"}])
+    parts = [c for c in cost.columns if c.endswith("_wall_s")]
+    return pd.DataFrame([{"Weighting": _w(r["weighting"]), "columns": str(r["columns"]),
+                          "wall s": f"{r['wall_s']:,.0f}", "CPU s": f"{r['cpu_s']:,.0f}",
+                          **{c.removesuffix("_wall_s"): f"{r[c]:,.0f}" for c in parts}}
+                         for r in cost.to_dict("records")])
 
 
 def tuning_summary(runs: pd.DataFrame) -> dict:
@@ -682,10 +818,6 @@ def tuning_summary(runs: pd.DataFrame) -> dict:
                         "fits": int(len(g)), "unconverged_tasks": int(g["unconverged"].sum()),
                         "inner_unconverged_tasks": int(g["inner_unconverged"].sum())}
     return out
-
-
-#: the two names of count x idf: the base (rows at unit length) and tf scaled by idf
-SAME_UNDER_L2 = ("tfidf", "tf-idf")
 
 
 def protocol_text(tuning_cfg: dict | None, tuning: dict, scores: pd.DataFrame,
@@ -725,16 +857,15 @@ def protocol_text(tuning_cfg: dict | None, tuning: dict, scores: pd.DataFrame,
     if p.normalize == "l2":
         text += (" Every weighted document has unit length, so a weighting ranks by the "
                  "direction it gives each document, not by its scale.")
-        s = scores[scores["measure"] == measure]
-        if set(SAME_UNDER_L2) <= set(s["weighting"]):
-            wide = s[s["weighting"].isin(SAME_UNDER_L2)].pivot_table(
-                index=["dataset", "learner"], columns="weighting", values="score")
-            gap = float((wide[SAME_UNDER_L2[0]] - wide[SAME_UNDER_L2[1]]).abs().max())
-            same = ("is identical on every dataset and learner" if gap == 0 else
-                    f"differs by at most {gap:.2g} on any dataset and learner (rounding)")
-            text += (f" At unit length \\texttt{{{SAME_UNDER_L2[0]}}} and "
-                     f"\\texttt{{{SAME_UNDER_L2[1]}}} are the same vectors: their mean "
-                     f"{MEASURE_NAMES[measure]} {same}, and they are ranked as two methods.")
+        from termweight.weighting import UNIT_LENGTH_ALIASES
+
+        ran = set(scores["weighting"])
+        same = [(a, w) for a, w in UNIT_LENGTH_ALIASES.items() if w in ran and a not in ran]
+        if same:
+            text += (" At unit length " + ", ".join(f"{_w(a)} is {_w(w)}" for a, w in same)
+                     + " (their column scales are proportional on every task): each is run and "
+                     "ranked once, under the second name, and every column checks on every "
+                     "split that its aliases' unit-length rows are its own (to 1e-9).")
     else:
         text += " The weighted documents are not normalised (raw weights)."
     return text
@@ -827,4 +958,6 @@ def register(sub) -> None:
     p.add_argument("--data", default="data/benchmark",
                    help="directory for scores.csv, tests.csv and pairwise.csv (default: %(default)s)")
     p.add_argument("--reports", default="reports", help="reports directory (default: %(default)s)")
+    p.add_argument("--seconds", help="the columns' measured seconds, CSV "
+                   "(benchmarks/results/benchmark_columns_seconds.csv): the cost table")
     p.set_defaults(func=cmd_benchmark_report)

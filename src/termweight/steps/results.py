@@ -88,7 +88,7 @@ def _benchmark_columns(path, frame) -> dict:
     ``top1_micro_f1`` (F1 of the top-1 prediction: macro over the classes with a true or predicted
     test document, as scikit-learn's ``f1_score``), ``single_label``; under the tuned protocol
     ``value`` (the chosen C or alpha), ``unconverged`` (fitted tasks stopped at the cap) and
-    ``inner_unconverged``."""
+    ``inner_unconverged``; and the majority-class baseline's (``majority``)."""
     from termweight.intermediates import check_table
     from termweight.learners.protocol import f1_from_counts
 
@@ -98,12 +98,35 @@ def _benchmark_columns(path, frame) -> dict:
         out["top1_macro_f1"], out["top1_micro_f1"] = f1_from_counts(
             *(frame[f"top1_{c}"].to_numpy() for c in ("tp", "fp", "fn")))
         out["single_label"] = bool(frame["single_label"].iloc[0])
+        out.update(majority(frame))
     if "converged" in frame.columns:
         ok = frame["status"] == "ok"
         out["value"] = float(frame["value"].iloc[0])
         out["unconverged"] = int((ok & ~frame["converged"].astype(bool)).sum())
         out["inner_unconverged"] = int(frame["inner_unconverged"].iloc[0])
     return out
+
+
+def majority(frame) -> dict:
+    """The majority-class baseline of one split from its per-task rows: every test document
+    given the class with the most training documents (``train_pos``; ties: the first).
+    ``majority_accuracy`` = share of test documents of that class; ``majority_macro_f1`` =
+    macro-F1 over the classes with a test document (that class ``2 n / (N + n)``, the others
+    0), the same for top-1 and per-category decisions; ``majority_micro_f1`` likewise."""
+    import numpy as np
+
+    from termweight.learners.protocol import f1_from_counts
+
+    pos = (frame["tp"] + frame["fn"]).to_numpy(dtype=np.int64)  # test documents of each class
+    n_test = int((frame["tp"] + frame["fp"] + frame["fn"] + frame["tn"]).iloc[0])
+    m = int(np.argmax(frame["train_pos"].to_numpy()))
+    tp = np.zeros_like(pos)
+    tp[m] = pos[m]
+    fp = np.zeros_like(pos)
+    fp[m] = n_test - pos[m]
+    macro, micro = f1_from_counts(tp, fp, pos - tp)
+    return {"majority_accuracy": pos[m] / n_test if n_test else 0.0,
+            "majority_macro_f1": macro, "majority_micro_f1": micro}
 
 
 def _summary_frame(runs, encodings):

@@ -1,0 +1,269 @@
+"""The benchmark's declared comparisons: the pairs the papers claim, tested as declared.
+
+``benchmark.comparisons`` in params.yaml names, before the run, each pair ``a`` against ``b``
+(and optionally the paper whose own datasets are left out). For each pair and learner, on the
+first measure, over the datasets:
+
+- wins/ties/losses and the mean difference ``a - b`` with a 95% percentile bootstrap interval
+  over the datasets (``bootstrap_mean_ci``; ``BOOT_SAMPLES`` resamples, seeded);
+- Wilcoxon's signed-rank p (``scipy.stats.wilcoxon``), Holm-adjusted over the declared rows of
+  that learner (``statsmodels``' ``multipletests``), so none is chosen after seeing the ranks;
+- the Bayesian signed-rank test on the per-dataset means (Benavoli et al. 2017, JMLR 18(77);
+  ``termweight.experiments.benchmark.bayes_signed_rank``);
+- the Bayesian hierarchical correlated t-test on the split scores of the cross-validated
+  datasets (Corani, Benavoli, Demsar, Mangili & Zaffalon 2017, "Statistical comparison of
+  classifiers through Bayesian hierarchical modelling", Machine Learning 106:1817-1837;
+  ``hierarchical_test``): it models each dataset's mean difference as drawn from a Student-t
+  around a shared mean and each split's difference around its dataset's mean with the
+  correlation ``rho = 1 / folds`` of cross-validation, so the split-to-split noise enters.
+
+Average ranks get percentile bootstrap intervals over the datasets (``rank_intervals``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io as _io
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: bootstrap resamples of the datasets and their seed (same inputs, same intervals)
+BOOT_SAMPLES = 10000
+BOOT_SEED = 0
+#: the hierarchical test's posterior draws per chain, chains and Stan seed
+HIER_SAMPLES = 2500
+HIER_CHAINS = 4
+HIER_SEED = 0
+
+
+#: Monte-Carlo draws and seed of the Bayesian signed-rank test (fixed: same inputs, same numbers)
+BAYES_SAMPLES = 50000
+BAYES_SEED = 0
+
+
+def bayes_signed_rank(x, y, rope: float, nsamples: int = BAYES_SAMPLES,
+                      seed: int = BAYES_SEED) -> tuple[float, float, float]:
+    """Bayesian signed-rank test (Benavoli et al. 2014 ICML; 2017 JMLR 18(77)) of the scores ``x``
+    against ``y`` over datasets: the posterior probabilities (x practically better, practically
+    equivalent, y practically better) for the region of practical equivalence ``|x - y| <= rope``.
+
+    baycomp's ``SignedRankTest``: a Dirichlet process posterior over the paired differences
+    ``z = x - y`` (prior strength 0.5 on the pseudo-observation z_0 = 0); each of ``nsamples``
+    Dirichlet draws w gives ``theta_x = sum_ij w_i w_j [z_i + z_j > 2 rope]``, ``theta_y`` likewise
+    with ``< -2 rope`` and ``theta_rope = 1 - theta_x - theta_y`` (the Walsh averages against the
+    ROPE); each probability is the share of draws in which that region's theta is the largest.
+    The draws come from ``numpy.random.RandomState(seed)`` (baycomp's ``random_state``), so the
+    same inputs give the same numbers."""
+    from baycomp import SignedRankTest
+
+    post = SignedRankTest(np.asarray(x, float), np.asarray(y, float), rope, nsamples=nsamples,
+                          random_state=seed)
+    left, eq, right = post.probs(with_rope=True)
+    # baycomp's differences are y - x: its "left" region (y - x < -rope) is x better
+    return float(left), float(eq), float(right)
+
+
+def bootstrap_mean_ci(diff, level: float = 0.95, n: int = BOOT_SAMPLES,
+                      seed: int = BOOT_SEED) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean of ``diff`` (resampling its entries, the
+    datasets, with replacement): ``(lo, hi)``; NaN for fewer than two entries."""
+    d = np.asarray(diff, dtype=np.float64)
+    if d.size < 2:
+        return float("nan"), float("nan")
+    idx = np.random.RandomState(seed).randint(0, d.size, size=(n, d.size))
+    means = d[idx].mean(axis=1)
+    q = (1 - level) / 2
+    return float(np.quantile(means, q)), float(np.quantile(means, 1 - q))
+
+
+def rank_intervals(D: pd.DataFrame, level: float = 0.95, n: int = BOOT_SAMPLES,
+                   seed: int = BOOT_SEED) -> pd.DataFrame:
+    """Percentile bootstrap interval of every weighting's average rank (columns of the datasets
+    x weightings matrix ``D``, 1 = best) over resampled datasets: columns ``lo``, ``hi``. A
+    dataset's ranks do not depend on the other datasets, so each resample averages rows of the
+    rank matrix."""
+    R = D.rank(axis=1, ascending=False, method="average").to_numpy()
+    idx = np.random.RandomState(seed).randint(0, R.shape[0], size=(n, R.shape[0]))
+    means = R[idx].mean(axis=1)
+    q = (1 - level) / 2
+    return pd.DataFrame({"lo": np.quantile(means, q, axis=0),
+                         "hi": np.quantile(means, 1 - q, axis=0)}, index=D.columns)
+
+
+def hierarchical_test(x, y, rope: float, runs: int, nsamples: int = HIER_SAMPLES,
+                      chains: int = HIER_CHAINS, seed: int = HIER_SEED
+                      ) -> tuple[float, float, float]:
+    """Bayesian hierarchical correlated t-test (Corani et al. 2017) of the split scores ``x``
+    against ``y`` (datasets x splits, ``runs`` repetitions of a k-fold CV): the posterior
+    probabilities (x practically better, practically equivalent, y practically better) that the
+    mean difference on a new dataset lies beyond ``rope`` or within it.
+
+    The published model as baycomp ships it (``baycomp/hierarchical-t-test.stan``) and the data
+    prepared as ``baycomp.HierarchicalTest`` does (differences scaled by their mean within-dataset
+    standard deviation, ``rho = 1 / folds``), sampled by pystan with the fixed ``seed``:
+    baycomp's own call passes no seed to Stan (its numbers change run to run) and caches its last
+    sample in the working directory, so it is not called itself."""
+    import stan
+    from baycomp import multiple
+    from scipy import stats
+
+    diff = np.asarray(y, dtype=np.float64) - np.asarray(x, dtype=np.float64)
+    n_data, n_scores = diff.shape
+    std_diff = float(np.mean(np.std(diff, axis=1)))
+    if std_diff == 0:  # the same difference on every split: no noise to model
+        d = float(diff.mean())
+        return (1.0, 0.0, 0.0) if d < -rope else (0.0, 0.0, 1.0) if d > rope else (0.0, 1.0, 0.0)
+    rope, diff = rope / std_diff, diff / std_diff
+    rng = np.random.RandomState(seed)
+    half = n_scores // 2
+    for row in diff:  # as baycomp: a dataset without variance gets symmetric noise in the rope
+        if np.var(row) == 0:
+            row[:half] = rng.uniform(-rope, rope, half)
+            row[half:2 * half] = -row[:half]
+    std_within = float(np.mean(np.std(diff, axis=1)))
+    std_among = float(np.std(np.mean(diff, axis=1))) if n_data > 1 else 0.0
+    # one dataset, or the same mean difference on every dataset: baycomp's bound on the
+    # datasets' spread would be 0 (a degenerate posterior); the within-dataset spread instead
+    std_among = std_among if std_among > 0 else std_within
+    maxdiff = float(np.max(np.abs(diff)))
+    data = {"x": diff, "Nsamples": n_scores, "q": n_data, "rho": 1 / (n_scores / runs),
+            "deltaLow": -maxdiff, "deltaHi": maxdiff, "lowerAlpha": 1, "upperAlpha": 2,
+            "lowerBeta": 0.01, "upperBeta": 0.1, "stdLow": 0, "stdHi": std_within * 1000,
+            "std0Low": 0, "std0Hi": std_among * 1000}
+    code = (Path(multiple.__file__).parent / "hierarchical-t-test.stan").read_text()
+    with contextlib.redirect_stdout(_io.StringIO()), contextlib.redirect_stderr(_io.StringIO()):
+        fit = stan.build(code, data=data, random_seed=seed).sample(num_chains=chains,
+                                                                   num_samples=nsamples)
+    mu, sd, nu = fit["delta0"][0], fit["std0"][0], fit["nu"][0]
+    left = stats.t.cdf(-rope, nu, mu, sd)  # y - x < -rope: x better
+    right = 1 - stats.t.cdf(rope, nu, mu, sd)
+    regions = np.stack([left, 1 - left - right, right], axis=1)
+    share = np.bincount(regions.argmax(axis=1), minlength=3) / len(regions)
+    return float(share[0]), float(share[1]), float(share[2])
+
+
+def split_matrix(runs: pd.DataFrame, learner: str, measure: str, weighting: str,
+                 datasets) -> pd.DataFrame:
+    """Datasets x splits of one learner's ``measure`` for ``weighting`` (the split scores)."""
+    r = runs[(runs["learner"] == learner) & (runs["encoding"] == weighting)
+             & runs["dataset"].isin(list(datasets))]
+    return r.pivot(index="dataset", columns="split", values=measure).sort_index()
+
+
+def declared(D: pd.DataFrame, runs: pd.DataFrame, learner: str, measure: str, comparisons,
+             own: dict[str, set], rope: float, repeats: int, alpha: float) -> list[dict]:
+    """Every declared comparison for one learner: a row per ``benchmark.comparisons`` entry
+    (see the module docstring); ``D`` datasets x weightings of ``measure``; ``own``: paper ->
+    its datasets (``outside``); the hierarchical test over the datasets whose splits are
+    ``repeats`` x folds cross-validation (two or more splits, all the same number)."""
+    from scipy.stats import wilcoxon
+    from statsmodels.stats.multitest import multipletests
+
+    rows = []
+    for c in comparisons:
+        a, b = c["a"], c["b"]
+        keep = [d for d in D.index if d not in own.get(c.get("outside"), set())]
+        diff = (D.loc[keep, a] - D.loc[keep, b]).to_numpy()
+        lo, hi = bootstrap_mean_ci(diff)
+        row = {"a": a, "b": b, "source": c["source"], "outside": c.get("outside"),
+               "learner": learner, "measure": measure, "n": len(keep),
+               "wins": int((diff > 0).sum()), "ties": int((diff == 0).sum()),
+               "losses": int((diff < 0).sum()), "mean_diff": float(diff.mean()),
+               "ci_lo": lo, "ci_hi": hi,
+               "wilcoxon_p": (float(wilcoxon(diff).pvalue) if (diff != 0).any() and len(keep) > 1
+                              else 1.0)}
+        row["p_a_better"], row["p_rope"], row["p_b_better"] = (
+            bayes_signed_rank(D.loc[keep, a].to_numpy(), D.loc[keep, b].to_numpy(), rope)
+            if len(keep) > 1 else (float("nan"),) * 3)
+        Xa = split_matrix(runs, learner, measure, a, keep)
+        Xb = split_matrix(runs, learner, measure, b, keep).reindex_like(Xa)
+        cv = Xa.notna().sum(axis=1)
+        cv_sets = cv[(cv >= 2) & (cv == cv.max())].index
+        row["hier_n"] = len(cv_sets)
+        if len(cv_sets) >= 2:
+            row["h_a_better"], row["h_rope"], row["h_b_better"] = hierarchical_test(
+                Xa.loc[cv_sets].to_numpy(), Xb.loc[cv_sets].to_numpy(), rope, repeats)
+        else:
+            row["h_a_better"] = row["h_rope"] = row["h_b_better"] = float("nan")
+        rows.append(row)
+    if rows:
+        holm = multipletests([r["wilcoxon_p"] for r in rows], method="holm")[1]
+        for r, p in zip(rows, holm, strict=True):
+            r["wilcoxon_p_holm"] = float(p)
+            r["significant"] = bool(p < alpha)
+    return rows
+
+
+def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_name: str):
+    """The declared comparisons as a forest plot: per comparison (a row) and learner (a marker),
+    the mean difference over the datasets with its 95% bootstrap interval; the shaded band is
+    the region of practical equivalence, filled markers are Holm-significant."""
+    import matplotlib.pyplot as plt
+
+    if not rows:
+        fig, ax = plt.subplots(figsize=(7.5, 1.0))
+        ax.text(0.5, 0.5, "no comparison declared (benchmark.comparisons)", ha="center",
+                transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    frame = pd.DataFrame(rows)
+    pairs = list(dict.fromkeys(zip(frame["a"], frame["b"], frame["outside"].fillna(""),
+                                   strict=True)))
+    learners = list(dict.fromkeys(frame["learner"]))
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.42 * len(pairs)))
+    ax.axvspan(-rope, rope, color="0.9", zorder=0)
+    ax.axvline(0, color="0.5", lw=0.8, zorder=1)
+    marks = "osD^v"
+    for j, learner in enumerate(learners):
+        f = frame[frame["learner"] == learner]
+        for i, (a, b, out) in enumerate(pairs):
+            r = f[(f["a"] == a) & (f["b"] == b) & (f["outside"].fillna("") == out)]
+            if r.empty:
+                continue
+            r = r.iloc[0]
+            y = i + (j - (len(learners) - 1) / 2) * 0.22
+            ax.errorbar(r["mean_diff"], y, xerr=[[r["mean_diff"] - r["ci_lo"]],
+                                                 [r["ci_hi"] - r["mean_diff"]]],
+                        fmt=marks[j % len(marks)], color=f"C{j}", ms=4, lw=1,
+                        mfc=f"C{j}" if r["significant"] else "white",
+                        label=names.get(learner, learner) if i == 0 else None)
+    labels = [f"{a} vs {b}" + (f" (outside {out})" if out else "") for a, b, out in pairs]
+    ax.set_yticks(range(len(pairs)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"mean difference of {measure_name} over the datasets (a - b), 95% bootstrap "
+                  "interval", fontsize=8)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title(f"Declared comparisons; band: ROPE $\\pm${rope:g}; filled: Holm p < alpha",
+                 fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def chosen_figure(tuning: dict, names: dict[str, str]):
+    """How often each grid value was chosen, per learner (``benchmark.json``'s ``tuning``): a bar
+    per value, the grid's two ends hatched."""
+    import matplotlib.pyplot as plt
+
+    if not tuning:
+        fig, ax = plt.subplots(figsize=(6, 1.0))
+        ax.text(0.5, 0.5, "C and alpha fixed: nothing chosen", ha="center",
+                transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    fig, axes = plt.subplots(1, len(tuning), figsize=(2.6 * len(tuning), 2.2), squeeze=False)
+    for ax, (learner, t) in zip(axes[0], tuning.items(), strict=True):
+        values = sorted(t["chosen"], key=float)
+        grid = t.get("grid") or values
+        counts = [t["chosen"].get(f"{float(v):g}", 0) for v in grid]
+        bars = ax.bar(range(len(grid)), [c / t["fits"] for c in counts], color="C0")
+        for i in (0, len(grid) - 1):
+            bars[i].set_hatch("//")
+        ax.set_xticks(range(len(grid)), [f"{float(v):g}" for v in grid], fontsize=6, rotation=45)
+        ax.set_title(f"{names.get(learner, learner)}: {t['parameter']}", fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.tick_params(axis="y", labelsize=6)
+    axes[0][0].set_ylabel("share of fits", fontsize=7)
+    fig.tight_layout()
+    return fig

@@ -196,6 +196,16 @@ def declared(D: pd.DataFrame, runs: pd.DataFrame, learner: str, measure: str, co
     return rows
 
 
+def _message_figure(text: str):
+    """A figure that only says ``text`` (a declared output with nothing to draw)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 1.0))
+    ax.text(0.5, 0.5, text, ha="center", transform=ax.transAxes)
+    ax.set_axis_off()
+    return fig
+
+
 def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_name: str):
     """The declared comparisons as a forest plot: per comparison (a row) and learner (a marker),
     the mean difference over the datasets with its 95% bootstrap interval; the shaded band is
@@ -203,11 +213,7 @@ def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_
     import matplotlib.pyplot as plt
 
     if not rows:
-        fig, ax = plt.subplots(figsize=(7.5, 1.0))
-        ax.text(0.5, 0.5, "no comparison declared (benchmark.comparisons)", ha="center",
-                transform=ax.transAxes)
-        ax.set_axis_off()
-        return fig
+        return _message_figure("no comparison declared (benchmark.comparisons)")
     frame = pd.DataFrame(rows)
     pairs = list(dict.fromkeys(zip(frame["a"], frame["b"], frame["outside"].fillna(""),
                                    strict=True)))
@@ -247,11 +253,7 @@ def chosen_figure(tuning: dict, names: dict[str, str]):
     import matplotlib.pyplot as plt
 
     if not tuning:
-        fig, ax = plt.subplots(figsize=(6, 1.0))
-        ax.text(0.5, 0.5, "C and alpha fixed: nothing chosen", ha="center",
-                transform=ax.transAxes)
-        ax.set_axis_off()
-        return fig
+        return _message_figure("C and alpha fixed: nothing chosen")
     fig, axes = plt.subplots(1, len(tuning), figsize=(2.6 * len(tuning), 2.2), squeeze=False)
     for ax, (learner, t) in zip(axes[0], tuning.items(), strict=True):
         values = sorted(t["chosen"], key=float)

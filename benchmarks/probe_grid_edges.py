@@ -1,0 +1,125 @@
+"""Is the inner score flat beyond the grid's edge? For runs whose chosen value is an end of its
+learner's grid, the inner cross-validated score there and one and two decades beyond.
+
+    python benchmarks/probe_grid_edges.py [--per-learner 40] [--out benchmarks/results/grid_edges.json]
+
+Reads the committed columns (``data/benchmark/columns``: each run's chosen ``value``) and, for a
+seeded sample of the runs that chose an end of the grid (per learner), rebuilds that split's
+training part as ``benchmark-column`` does (the corpus, the split, the statistics, the fold
+encoder: each inner fold encoded from its own rows) and scores the edge value and the two
+values beyond it by the same inner cross-validation (``termweight.learners.protocol.cv_scores``).
+Run ``snakemake data/benchmark/stats/bench_<dataset>`` first for the datasets sampled (the
+script builds what is missing). It writes, per learner: the runs at each end, the sample, and
+the gain of the best value beyond the edge over the edge's inner score (mean, quantiles, the
+share above 0.001 and above the ROPE), with the seconds the extra fits took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def chosen_runs() -> pd.DataFrame:
+    """One row per (dataset, weighting, learner, split) of the committed grid columns."""
+    frames = []
+    for path in sorted((REPO / "data/benchmark/columns").glob("bench_*/*.csv")):
+        f = pd.read_csv(path, usecols=["learner", "split", "value"]).drop_duplicates()
+        f["dataset"], f["weighting"] = path.parent.name.removeprefix("bench_"), path.stem
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def probe(row, protocol, beyond) -> dict:
+    from termweight import scoring
+    from termweight.corpus import Corpus
+    from termweight.learners import protocol as P
+    from termweight.splits import Split
+    from termweight.steps.features import _load_stats, encode_split, fold_encoder
+    from termweight.weighting import needed_scores
+
+    root = REPO / "data/benchmark"
+    corpus = Corpus.load(REPO / f"data/corpus/{row.dataset}")
+    split = Split.load(root / f"splits/bench_{row.dataset}/{row.split}.npz", n_docs=corpus.n_docs)
+    columns, st = _load_stats(root / f"stats/bench_{row.dataset}/{row.split}.npz", corpus, split)
+    scores = {m: scoring.score(m, st) for m in needed_scores([row.weighting])}
+    import yaml
+
+    mixch = yaml.safe_load((REPO / "params.yaml").read_text())["benchmark"].get("mixch", {})
+    X = corpus.X[:, columns]
+    enc = encode_split(X, corpus.Y, split, scores, row.weighting, mixch)
+    inner = fold_encoder(X[split.train], corpus.Y[split.train], row.weighting, mixch)
+    grid = tuple(sorted({row.value, *beyond}))
+    p = P.Protocol(normalize=protocol.normalize, inner_folds=protocol.inner_folds,
+                   max_iter=protocol.max_iter, tol=protocol.tol, seed=protocol.seed,
+                   learner_grids=((row.learner, grid),))
+    t0 = time.perf_counter()
+    values, s, unconverged = P.cv_scores(row.learner, enc["X_train"], enc["Y_train"],
+                                         enc.get("col_weights"), p, inner)
+    edge = float(s[list(values).index(row.value)])
+    return {"dataset": row.dataset, "weighting": row.weighting, "split": row.split,
+            "edge": row.value, "edge_score": edge,
+            "beyond": {f"{v:g}": float(x) for v, x in zip(values, s, strict=True)
+                       if v != row.value},
+            "gain": float(max(x for v, x in zip(values, s, strict=True) if v != row.value)
+                          - edge),
+            "unconverged": int(unconverged), "seconds": round(time.perf_counter() - t0, 2)}
+
+
+def main() -> None:
+    from termweight.settings import protocol_of
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-learner", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="benchmarks/results/grid_edges.json")
+    args = ap.parse_args()
+    settings = json.loads((REPO / "data/benchmark/settings.json").read_text())
+    protocol = protocol_of(settings)
+    runs = chosen_runs()
+    out = {"what": __doc__.splitlines()[0], "date": datetime.now(UTC).date().isoformat(),
+           "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
+                                    capture_output=True).stdout.strip(), "learners": {}}
+    for learner, g in runs.groupby("learner"):
+        grid = protocol.grid(learner)
+        top, bottom = grid[-1], grid[0]
+        at = {"top": g[np.isclose(g["value"], top)], "bottom": g[np.isclose(g["value"], bottom)]}
+        rec = {"grid": list(grid), "runs": len(g),
+               **{f"at_{k}": len(v) for k, v in at.items()}}
+        for end, sub in at.items():
+            if sub.empty:
+                continue
+            sample = sub.sample(n=min(args.per_learner, len(sub)), random_state=args.seed)
+            edge = top if end == "top" else bottom
+            beyond = (edge * 10, edge * 100) if end == "top" else (edge / 10, edge / 100)
+            needed = sorted({f"data/benchmark/stats/bench_{d}" for d in sample["dataset"]})
+            subprocess.run(["snakemake", "--cores", "2", "--quiet", *needed], cwd=REPO,
+                           check=True)
+            probes = [probe(r, protocol, beyond) for r in sample.itertuples()]
+            gains = np.array([p["gain"] for p in probes])
+            rec[end] = {"sampled": len(probes), "mean_gain": float(gains.mean()),
+                        "quantiles": {q: float(np.quantile(gains, float(q)))
+                                      for q in ("0.1", "0.5", "0.9")},
+                        "max_gain": float(gains.max()),
+                        "share_gain_above_0.001": float((gains > 0.001).mean()),
+                        "share_gain_above_rope_0.01": float((gains > 0.01).mean()),
+                        "seconds": round(sum(p["seconds"] for p in probes), 1),
+                        "probes": probes}
+        out["learners"][learner] = rec
+        print(learner, {k: v for k, v in rec.items() if k in ("runs", "at_top", "at_bottom")},
+              {e: {k: rec[e][k] for k in ("sampled", "mean_gain", "max_gain")}
+               for e in ("top", "bottom") if e in rec}, flush=True)
+    Path(REPO / args.out).write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

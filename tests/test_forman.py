@@ -300,3 +300,17 @@ def test_evaluate_runs_both_learners_on_the_same_folds(tr23):
     assert (a[list(forman.COUNT_COLUMNS)].sum(axis=1) == b[list(forman.COUNT_COLUMNS)].sum(axis=1)).all()
     meas = forman.measurements(f, ["learner", "rep"])
     assert len(meas) == 2 * 2 * len(tr23[0].classes)
+
+
+def test_paired_tests_take_the_task_as_the_unit():
+    """#52: the seeds of a task re-split the same documents; the paired tests average them
+    first, so n is the number of tasks, and a task's seeds do not count as evidence twice."""
+    one = _synthetic_meas(0.01, n=30)
+    two = pd.concat([one, one.assign(repeat=1, f1=one["f1"] + 0.001)], ignore_index=True)
+    a, b = forman.paired(one, "binary-bns", "tf-idf", "f1"), forman.paired(two, "binary-bns",
+                                                                             "tf-idf", "f1")
+    assert a["n"] == b["n"] == 30
+    assert b["t_pvalue"] == pytest.approx(a["t_pvalue"])  # a shifted copy of the seeds adds nothing
+    # two datasets may name their classes alike: a task is (dataset, task)
+    other = one.assign(dataset="e")
+    assert forman.paired(pd.concat([one, other]), "binary-bns", "tf-idf", "f1")["n"] == 60

@@ -214,11 +214,16 @@ def test_smo_learner_is_libsvm_hinge_with_free_bias():
 
 
 def test_verdict_rules_flip():
-    v = forman.verdict_gain
-    assert v(6.8, 1e-9, 7) == "reproduced"
-    assert v(3.0, 1e-9, 7) == "partly"        # significant but under half the published gain
-    assert v(6.8, 0.2, 7) == "partly"         # not significant
-    assert v(-0.1, 1e-9, 7) == "not reproduced"
+    v = forman.verdict_gain  # a claim of size: the 95% interval must hold the published gain
+    assert v(6.8, 1e-9, 7, (5.5, 8.1)) == "reproduced"
+    assert v(4.0, 1e-9, 7, (3.0, 5.0)) == "partly"  # significant, the interval excludes 7
+    assert v(12.0, 1e-9, 7, (10.0, 14.0)) == "partly"  # twice the gain is not the gain
+    assert v(6.8, 0.2, 7, (-3.0, 16.6)) == "inconclusive"  # holds 0 and 7: too noisy
+    assert v(0.5, 0.6, 7, (-1.0, 2.0)) == "not reproduced"  # excludes 7, no gain shown
+    assert v(-0.1, 1e-9, 7, (-0.2, 0.0)) == "not reproduced"
+    test = {"mean_diff": 0.0583, "t": 7.37, "n": 110}  # SMO's F gain (reports/metrics/forman.json)
+    lo, hi = forman.gain_interval(test)
+    assert lo == pytest.approx(5.83 - 1.982 * 5.83 / 7.37, abs=0.01) and hi > 7
     b = forman.verdict_best
     assert b(True, 0.01, 0.001) == "reproduced"
     assert b(True, 0.01, 0.03) == "partly"     # first, but not p < 1%

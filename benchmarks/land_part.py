@@ -6,7 +6,8 @@ this checkout: its finished columns, their lock entries and their measured secon
 
 For every column stage the clone's ``dvc.lock`` records whose table is in the clone:
 
-- the stage must compute with the same code here (the clone's ``data/code/<stage>.json`` equal to
+- the entry must be this checkout's command (not an older run's entry the clone kept), and the
+  stage must compute with the same code here (the clone's ``data/code/<stage>.json`` equal to
   this checkout's) and read the same settings (``data/benchmark/settings.json``), else it is
   refused: a column is landed only where it would be up to date;
 - the table is copied, and the lock entry too, keeping only the outputs this checkout's
@@ -40,7 +41,8 @@ def land(clone: Path) -> dict[str, int]:
 
     theirs = load_yaml(clone / "dvc.lock")["stages"]
     lock = load_yaml(REPO / "dvc.lock")
-    declared = {s.addressing: {str(o.def_path) for o in s.outs} for s in Repo(str(REPO)).index.stages}
+    stages = {s.addressing: s for s in Repo(str(REPO)).index.stages}
+    declared = {n: {str(o.def_path) for o in s.outs} for n, s in stages.items()}
     if (clone / "data/benchmark/settings.json").read_bytes() != \
             (REPO / "data/benchmark/settings.json").read_bytes():
         raise SystemExit("the clone's data/benchmark/settings.json differs from this checkout's")
@@ -50,8 +52,8 @@ def land(clone: Path) -> dict[str, int]:
         if "@" not in name or not grid_part.kind_of(name) or name not in declared:
             continue
         table = grid_part.column_file(name)
-        if not (clone / table).exists():
-            continue
+        if not (clone / table).exists() or entry.get("cmd") != stages[name].cmd:
+            continue  # not computed there, or recorded by another command (an older run)
         digest = digest_path(name)
         if (clone / digest).read_bytes() != (REPO / digest).read_bytes():
             raise SystemExit(f"{name}: its code differs here ({digest}); not landed")

@@ -90,6 +90,10 @@ def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
     shutil.copytree(REPO / "src", path / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    # the measured seconds of the benchmark's columns (committed; its report's cost table)
+    (path / "benchmarks/results").mkdir(parents=True, exist_ok=True)
+    shutil.copy2(REPO / "benchmarks/results/benchmark_columns_seconds.csv",
+                 path / "benchmarks/results/benchmark_columns_seconds.csv")
     # the hand-written LaTeX report (reports/paper.tex, reports/sections/)
     (path / "reports").mkdir(exist_ok=True)
     if (REPO / "reports/paper.tex").exists():

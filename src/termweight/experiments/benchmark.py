@@ -787,8 +787,9 @@ def column_costs(path, params: dict) -> pd.DataFrame:
         raise DataError(path, "the seconds must be numbers >= 0 in every row")
     f[num] = values
     grid = {(e["dataset"], w) for e in benchmark_runs(params).values() for w in e["encodings"]}
-    f = f[(f["kind"] == "grid") & [(d, w) in grid for d, w in zip(f["dataset"], f["weighting"],
-                                                                   strict=True)]]
+    in_grid = np.array([(d, w) in grid for d, w in zip(f["dataset"], f["weighting"],
+                                                        strict=True)], dtype=bool)
+    f = f[(f["kind"] == "grid").to_numpy() & in_grid]
     cost = f.groupby("weighting", sort=False)[num].sum()
     cost["columns"] = f.groupby("weighting", sort=False).size()
     cost = cost.rename(columns={"command_wall_s": "wall_s", "command_cpu_s": "cpu_s"})

@@ -232,6 +232,20 @@ def test_ferreira_claims_verdicts_and_flips():
     assert _fverdicts(_claim_frame())[0]["dexter_test_l0"] == "not testable"
 
 
+def test_ferreira_adequate_is_one_sided_small_difference_two_sided():
+    """'TDI is adequate' holds when TDI is much better (non-inferiority), 'a small difference'
+    does not (equivalence); a shift near the margin is undecided, not a verdict either way."""
+    v, _ = _fverdicts(_claim_frame())
+    assert v["spam_td_tdi_small_difference"] == v["tdi_as_good_as_td"] == "reproduced"
+    v, _ = _fverdicts(_claim_frame(tdi_shift=-0.03))
+    assert v["tdi_as_good_as_td"] == "reproduced"
+    assert v["spam_td_tdi_small_difference"] == "not reproduced"
+    v, _ = _fverdicts(_claim_frame(tdi_shift=0.03))
+    assert v["tdi_as_good_as_td"] == v["spam_td_tdi_small_difference"] == "not reproduced"
+    v, _ = _fverdicts(_claim_frame(tdi_shift=0.01))  # at the margin: no cell shown worse
+    assert v["tdi_as_good_as_td"] in ("partly", "inconclusive")
+
+
 def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
     pub = json.loads(F.PUBLISHED.read_text())
     idx = {"svmlight_example1": {

@@ -400,6 +400,11 @@ def test_claims_rf_worse_and_no_single_best_flip():
     c, _, _ = _claims({"r8": {**BASES, "mix-ch": 0.9}, "webkb": {**BASES, "mix-ch": 0.9}})
     assert c["webkb_rf_worse"]["verdict"] == "not reproduced"
     assert c["no_single_best"]["verdict"] == "not reproduced"  # rf best on both
+    # rf best on R8, chi2 on WebKB, each within noise of the other: a tie, not a verdict
+    c, _, _ = _claims({"r8": {**BASES, "chi2": 0.8685, "mix-ch": 0.9},
+                       "webkb": {**BASES, "chi2": 0.87, "rf": 0.8685, "mix-ch": 0.9}})
+    assert c["no_single_best"]["verdict"] == "inconclusive"
+    assert "never significantly below" in c["no_single_best"]["cause"]
 
 
 def test_micro_macro_gap_identity():

@@ -158,6 +158,14 @@ def test_range_means_and_curves_by_hand():
     sub = f[(f.selector == "ig") & (f.fold == "r0f2")].set_index("k").mse
     assert one.loc["10-350", "mse"] == pytest.approx(sub[[10, 100, 350]].mean())
     assert one.loc["350-3000", "mse"] == pytest.approx(sub[[350, 1000, 3000]].mean())
+    # a fold with fewer terms than k = 3000: every selector keeps them all there, so k = 3000
+    # leaves every fold of that unit's range means (IG and IG+PRP would tie by construction)
+    g = f.copy()
+    g.loc[(g.k == 3000) & (g.fold == "r0f1"), "k_used"] = 2400
+    assert mr.beyond_vocabulary(g) == {"u": [3000]}
+    cut = mr.range_means(g, [[10, 350], [350, 3000]])
+    cut = cut[(cut.selector == "ig") & (cut.fold == "r0f2")].set_index("range")
+    assert cut.loc["350-3000", "mse"] == pytest.approx(sub[[350, 1000]].mean())
     assert set(one.points) == {3}  # 350 belongs to both ranges, as the paper's headings
     cur = mr.curves(f)
     c = cur[(cur.selector == "ig") & (cur.k == 1000)].iloc[0]

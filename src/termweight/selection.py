@@ -245,8 +245,8 @@ class L0Unsupervised(_TopSelector):
 
     References
     ----------
-    Ferreira & Figueiredo (2012), "Efficient feature selection filters for high-dimensional
-    data", Pattern Recognition Letters 33.
+    Ferreira & Figueiredo (2010), "Feature transformation and reduction for text
+    classification", PRIS 2010 (with ICEIS 2010), SciTePress, pp. 72-81.
 
     Examples
     --------
@@ -311,8 +311,8 @@ class L0Supervised(_TopSelector):
 
     References
     ----------
-    Ferreira & Figueiredo (2012), "Efficient feature selection filters for high-dimensional
-    data", Pattern Recognition Letters 33.
+    Ferreira & Figueiredo (2010), "Feature transformation and reduction for text
+    classification", PRIS 2010 (with ICEIS 2010), SciTePress, pp. 72-81.
 
     Examples
     --------

@@ -41,8 +41,21 @@ def curves(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def beyond_vocabulary(results: pd.DataFrame) -> dict[str, list[int]]:
+    """Per unit, the k at which some fold keeps fewer terms than k (``k_used < k``): there every
+    selector keeps every term of the fold, so IG and IG+PRP select the same set by construction."""
+    full = results[results["k_used"] < results["k"]]
+    return {u: sorted(int(k) for k in g["k"].unique()) for u, g in full.groupby("unit", sort=False)}
+
+
 def range_means(results: pd.DataFrame, ranges) -> pd.DataFrame:
-    """Per unit x selector x classifier x fold x range: the mean MSE over the k in the range."""
+    """Per unit x selector x classifier x fold x range: the mean MSE over the k in the range at
+    which the unit's selection is a choice (the k of ``beyond_vocabulary`` left out)."""
+    drop = beyond_vocabulary(results)
+    if drop:
+        out = pd.concat([(results["unit"] == u) & results["k"].isin(ks) for u, ks in drop.items()],
+                        axis=1).any(axis=1)
+        results = results[~out]
     parts = []
     for lo, hi in ranges:
         sub = results[(results["k"] >= lo) & (results["k"] <= hi)]
@@ -195,6 +208,12 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     lo_rng, hi_rng = ranges[0], ranges[-1]
     folds = int(per_fold.groupby("unit")["fold"].nunique().min())
     data = f"{len(units)} substitute corpora ({', '.join(units)}), {folds}-fold CV"
+    dropped = beyond_vocabulary(results)
+    if dropped:
+        data += " (" + "; ".join(
+            f"{u}: k {', '.join(map(str, ks))} left out, where its folds hold fewer terms "
+            f"(at most {int(results[results.unit == u]['k_used'].max())}) and every selector keeps "
+            "them all" for u, ks in dropped.items()) + ")"
     claims, gaps = [], []
 
     def add(**kw):

@@ -292,6 +292,53 @@ def test_claims_and_gaps_from_learner_results():
     assert {c["id"]: c for c in claims}["bns_best_representation"]["verdict"] == "not reproduced"
 
 
+def _six_meas(n=40, seed=0, prec=0.03, skew=-0.5):
+    """The paper's six representations plus (log) odds over ``n`` tasks of two datasets: binary
+    features ``prec`` more precise than TF, BNS 0.04 more recall, the BNS gain growing by
+    ``-skew`` points of F per point of % positives fewer."""
+    rng = np.random.default_rng(seed)
+    pos = rng.uniform(1, 25, n)
+    rows = []
+    for b in ("binary", "tf"):
+        for sc in ("none", "idf", "bns", "odds", "logodds"):
+            p = 0.7 + (prec if b == "binary" else 0.0) + rng.normal(0, 0.005, n)
+            r = 0.6 + (0.04 if sc == "bns" else 0.0) + rng.normal(0, 0.005, n)
+            f = 2 * p * r / (p + r) + (0.01 * skew * (pos - 13) / 12 if sc == "bns" else 0.0)
+            f = f + (0.02 if sc == "logodds" else 0.0)
+            rows.append(pd.DataFrame({
+                "rep": f"{b}-{sc}", "task": [f"t{i}" for i in range(n)], "repeat": 0,
+                "dataset": [f"d{i % 4}" for i in range(n)], "f1": f, "accuracy": 0.9 + p / 10,
+                "precision": p, "recall": r, "pct_pos": pos, "converged": 1}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_section4_claims_flip():
+    """Binary raises precision and accuracy, BNS recall, log odds beats odds, the BNS gain grows
+    with skew: each reproduced on data built so, and flipped when the data say otherwise."""
+    from termweight.experiments.claims import check_claims
+
+    reps = sorted(set(_six_meas()["rep"]))
+    pub = json.loads(forman.PUBLISHED.read_text())
+
+    def verdicts(meas):
+        claims, _ = forman.claims_and_gaps({"smo": forman.learner_results(meas, reps)}, pub,
+                                           None, DS11, 40)
+        check_claims(claims, "test")
+        return {c["id"]: c["verdict"] for c in claims}
+
+    v = verdicts(_six_meas())
+    for cid in ("binary_raises_precision", "binary_improves_accuracy", "bns_raises_recall",
+                "logodds_beats_odds", "bns_beats_unscaled_binary", "bns_benefit_grows_with_skew"):
+        assert v[cid] == "reproduced", cid
+    assert v["tf_bns_best_on_hardest"] in ("partly", "not reproduced")  # binary BNS is best
+    v = verdicts(_six_meas(prec=-0.03, skew=0.5))
+    assert v["binary_raises_precision"] == v["binary_improves_accuracy"] == "not reproduced"
+    assert v["bns_benefit_grows_with_skew"] == "not reproduced"
+    m = _six_meas(prec=-0.03)
+    m.loc[m["rep"] == "tf-bns", "f1"] += 0.1
+    assert verdicts(m)["tf_bns_best_on_hardest"] == "reproduced"
+
+
 def test_evaluate_runs_both_learners_on_the_same_folds(tr23):
     cfg = {**CFG, "bases": ["binary"], "scalings": ["none", "bns"], "learners": ["linearsvc", "smo"]}
     f = forman.evaluate_repeat(tr23[1], cfg, seed=11, repeat=0)

@@ -232,6 +232,29 @@ def test_ferreira_claims_verdicts_and_flips():
     assert _fverdicts(_claim_frame())[0]["dexter_test_l0"] == "not testable"
 
 
+def test_ferreira_descent_rp_adaboost_and_dexter_rp_claims_flip():
+    f = _claim_frame()  # the same selection gain for both classifiers; RP 5 points above
+    v, _ = _fverdicts(f)
+    assert v["spam_svm_descends_faster"] == "not reproduced"
+    assert v["spam_rp_not_adequate_adaboost"] == "reproduced"
+    steeper = (f.classifier == "svm") & (f.representation == "td") & (f.method != "all")
+    f.loc[steeper, "error"] += 0.002 * (54 - f.loc[steeper, "m"])  # the SVM descends faster
+    f.loc[(f.method == "rp_paper") & (f.classifier == "modest"), "error"] -= 0.05
+    v, _ = _fverdicts(f)
+    assert v["spam_svm_descends_faster"] == "reproduced"
+    assert v["spam_rp_not_adequate_adaboost"] == "not reproduced"
+    rng = np.random.default_rng(1)
+    for slope, want in ((-1e-4, "reproduced"), (1e-4, "not reproduced")):
+        dex = pd.DataFrame([{"dataset": "dexter", "replication": f"r{r}", "representation": "td",
+                             "method": "rp_paper", "m": m, "n_features": 20000,
+                             "classifier": "svm", "error": 0.2 + slope * m + rng.normal(0, 0.002)}
+                            for r in range(10) for m in (500, 1000, 1500, 2000)])
+        dx = {"classifiers": ["svm"], "td_methods": ["rp_paper"], "tdi_methods": ["mim"]}
+        cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
+        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, {}, {}, None)
+        assert {c["id"]: c["verdict"] for c in claims}["dexter_rp_improves_with_m"] == want
+
+
 def test_ferreira_adequate_is_one_sided_small_difference_two_sided():
     """'TDI is adequate' holds when TDI is much better (non-inferiority), 'a small difference'
     does not (equivalence); a shift near the margin is undecided, not a verdict either way."""

@@ -407,6 +407,18 @@ def test_claims_rf_worse_and_no_single_best_flip():
     assert "never significantly below" in c["no_single_best"]["cause"]
 
 
+def test_claims_robustness_is_worst_case_regret():
+    good = {"r8": {**BASES, "mix-ch": 0.88, "mini-max": 0.875},
+            "webkb": {**BASES, "rf": 0.80, "mix-ch": 0.86, "mini-max": 0.855}}
+    c, _, _ = _claims(good)
+    assert c["combinations_most_robust"]["verdict"] == "reproduced"
+    bad = {"r8": {**BASES, "mix-ch": 0.88, "mini-max": 0.80},
+           "webkb": {**BASES, "rf": 0.80, "mix-ch": 0.80, "mini-max": 0.855}}
+    c, _, _ = _claims(bad)  # each combination falls 0.05-0.07 short somewhere; chi2 only 0.02
+    assert c["combinations_most_robust"]["verdict"] == "not reproduced"
+    assert "chi2" in c["combinations_most_robust"]["cause"]
+
+
 def test_micro_macro_gap_identity():
     """R' - R_micro = a (rbar_small - rbar_large), on our own counts."""
     from termweight.experiments.kim.report import micro_macro_gap

@@ -372,4 +372,14 @@ def test_claims_on_a_tiny_configuration():
     f = _claim_results(units=("beauty",), folds=3)
     pub = json.loads(mk.PUBLISHED.read_text())
     claims, _, head = mr.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
-    assert len(claims) == 8 and "nb/prp_change_pct/100-3000" in head
+    assert len(claims) == 9 and "nb/prp_change_pct/100-3000" in head
+
+
+def test_prp_area_claim_flips_with_unnormalised_similarities(monkeypatch):
+    """Eq. 2 keeps each column's mass only because S's rows sum to 1: the check that backs
+    ``prp_preserves_area`` sees the difference."""
+    import termweight.multiclass as mc
+
+    assert max(mr.prp_area_deviation(tables=50).values()) < 1e-12
+    monkeypatch.setattr(mc, "linear_similarity", lambda m: 1.0 - mc._distance(m) / m)
+    assert max(mr.prp_area_deviation(tables=50).values()) > 0.1

@@ -157,27 +157,33 @@ def tex_escape(text: str) -> str:
 
 
 def latex_table(title: str, claims, label: str) -> str:
-    """One paper's claims as a LaTeX ``longtable`` (claim, where, published, result, verdict)."""
+    """One paper's claims for the PDF: a table to scan, one row per claim (number, claim, where,
+    published, verdict), then each claim's test, our result and the cause of a gap, numbered
+    alike, as full-width paragraphs (``longtable`` and ``booktabs``)."""
     rows = check_claims(claims, label)
     lines = [
         r"{\footnotesize",
-        r"\begin{longtable}{p{4.2cm}p{1.5cm}p{1.7cm}p{4.3cm}p{2.4cm}}",
-        rf"\caption{{{title}: the paper's claims, the test we ran, our result and the verdict "
-        rf"({tex_escape(tally_text(rows))} reproduced).}}\label{{{label}}}\\",
+        r"\begin{longtable}{@{}p{0.45cm}p{6.6cm}p{2.0cm}p{2.9cm}p{2.2cm}@{}}",
+        rf"\caption{{{title}: the paper's claims and our verdicts "
+        rf"({tex_escape(tally_text(rows))} reproduced); each claim's test, result and cause "
+        rf"follow the table under its number.}}\label{{{label}}}\\",
         r"\toprule",
-        r"Claim & Where & Published & Test and our result & Verdict \\",
+        r"\# & Claim & Where & Published & Verdict \\",
         r"\midrule\endfirsthead",
-        r"\toprule Claim & Where & Published & Test and our result & Verdict \\ \midrule\endhead",
+        r"\toprule \# & Claim & Where & Published & Verdict \\ \midrule\endhead",
     ]
-    for r in rows:
-        verdict = tex_escape(r["verdict"])
-        if r["cause"]:
-            verdict += r"\newline{\scriptsize " + tex_escape(r["cause"]) + "}"
-        lines.append(" & ".join([tex_escape(r["claim"]), tex_escape(r["where"]),
+    for i, r in enumerate(rows, 1):
+        lines.append(" & ".join([str(i), tex_escape(r["claim"]), tex_escape(r["where"]),
                                  tex_escape(r["published"] or "--"),
-                                 tex_escape(r["test"]) + r"\newline \emph{" + tex_escape(r["result"])
-                                 + "}", verdict]) + r" \\")
-    lines += [r"\bottomrule", r"\end{longtable}}"]
+                                 r"\textbf{" + tex_escape(r["verdict"]) + "}"]) + r" \\")
+    lines += [r"\bottomrule", r"\end{longtable}", r"\begin{description}"]
+    for i, r in enumerate(rows, 1):
+        item = (rf"\item[{i}. \texttt{{{tex_escape(r['id'])}}}] \emph{{Test:}} "
+                + tex_escape(r["test"]) + r" \emph{Result:} " + tex_escape(r["result"]))
+        if r["cause"]:
+            item += rf" \emph{{Why {tex_escape(r['verdict'])}:}} " + tex_escape(r["cause"])
+        lines.append(item)
+    lines += [r"\end{description}}"]
     return "\n".join(lines) + "\n"
 
 

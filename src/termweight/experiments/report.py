@@ -251,8 +251,10 @@ def claims_section(reports: Path) -> str:
     """The PDF's section of claims: one table per paper (``claims.latex_table``)."""
     lines = [r"\section{Claims: what each paper says, and whether it holds here}",
              r"\label{sec:claims}",
-             "Each paper's claims, quoted or closely paraphrased, with the test we ran on this "
-             "pipeline's results, our result with its test statistic, and a verdict: "
+             "Each paper's claims, quoted or closely paraphrased, in a table to scan (where the "
+             "paper makes the claim, its number, our verdict); below each table, under the "
+             "claim's number, the test we ran on this pipeline's results and our result with its "
+             "test statistic. The verdicts: "
              "\\emph{reproduced}, \\emph{partly}, \\emph{not reproduced}, \\emph{inconclusive} "
              "(the data cannot decide: the smallest effect the test detects is larger than the "
              "paper's, and both are stated), or \\emph{not testable} "

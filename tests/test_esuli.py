@@ -340,3 +340,22 @@ def test_gap_cause_names_the_loss_only_when_the_hinge_run_closes_the_gap():
     assert cause().startswith("unexplained")
     hi["macro_f1"] = 0.420  # closes it to within the tolerance
     assert cause().startswith("loss:") and "rest unexplained" not in cause()
+
+
+def test_pivots_claim_flips_on_the_share_of_least_informative_pivots():
+    """'Non-discriminative features are never chosen': judged on the ordinal runs' pivots."""
+    from termweight.experiments.esuli.report import pivots_claim
+
+    def check(least):
+        return {"mp_boost_ordinal": {"pivots": 1000, "zero_ig": 0, "least_informative": least,
+                                     "features": 50, "categories": 3, "cells_zero_ig": 0,
+                                     "distinct_chosen": 20},
+                "mp_boost_binary": {"pivots": 1000, "zero_ig": 0, "least_informative": 500,
+                                    "features": 40, "categories": 3, "cells_zero_ig": 0,
+                                    "distinct_chosen": 20}}
+
+    reps = ["binary", "ordinal"]
+    assert pivots_claim(check(0), reps).verdict == "reproduced"  # binary runs are not judged
+    assert pivots_claim(check(5), reps).verdict == "partly"
+    assert pivots_claim(check(50), reps).verdict == "not reproduced"
+    assert pivots_claim(None, reps).verdict == "not testable"

@@ -419,6 +419,25 @@ def test_claims_robustness_is_worst_case_regret():
     assert "chi2" in c["combinations_most_robust"]["cause"]
 
 
+def test_claims_efficient_solution_flips_on_the_subgradient_excess():
+    from termweight.experiments.kim.report import PUBLISHED, kim_claims
+
+    values = {"r8": {**BASES, "mix-ch": 0.9, "mini-max": 0.88}}
+    pub = json.loads(PUBLISHED.read_text())["tables"]
+    kim = {"datasets": {"r8": {"dataset": "r8"}}, "minimax": {}}
+
+    def verdict(excesses):
+        solver = [{"C": c, "subgradient_excess_rel": e, "subgradient_iterations": 1000,
+                   "subgradient_time_s": 0.5, "exact_iterations": 50, "exact_time_s": 0.1}
+                  for c, e in zip((1.0, 10.0), excesses, strict=True)]
+        claims, _, _ = kim_claims(_runs(values), _fits_for(values), pub, kim, solver)
+        return {c["id"]: c for c in claims}["efficient_solution_methods"]["verdict"]
+
+    assert verdict([0.0001, 0.002]) == "reproduced"
+    assert verdict([0.0001, 0.24]) == "partly"
+    assert verdict([0.05, 0.24]) == "not reproduced"
+
+
 def test_micro_macro_gap_identity():
     """R' - R_micro = a (rbar_small - rbar_large), on our own counts."""
     from termweight.experiments.kim.report import micro_macro_gap

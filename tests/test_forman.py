@@ -366,3 +366,14 @@ def test_paired_tests_take_the_task_as_the_unit():
     # two datasets may name their classes alike: a task is (dataset, task)
     other = one.assign(dataset="e")
     assert forman.paired(pd.concat([one, other]), "binary-bns", "tf-idf", "f1")["n"] == 60
+
+
+def test_skew_reweighting_weights_the_paper_bins():
+    """Tasks reweighted to halving bins of % positives: a gain larger at high skew grows."""
+    m = _six_meas(skew=-2.0)
+    edges = [0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 100.0]
+    r = forman.skew_reweighted_gain(m, "binary-bns", "tf-idf", "f1", edges)
+    assert sum(r["tasks_per_bin"]) == 40 and r["paper_share"][0] > r["paper_share"][1]
+    assert r["gain"] > r["unweighted"]
+    flat = forman.skew_reweighted_gain(_six_meas(skew=0.0), "binary-bns", "tf-idf", "f1", edges)
+    assert abs(flat["gain"] - flat["unweighted"]) < 0.005

@@ -93,6 +93,14 @@ def directional_verdict(diff: float, p: float | None, expected: int = 1, alpha: 
     return "partly" if same else "not reproduced"
 
 
+def count_verdict(n_ok: int, n: int, n_against: int = 0) -> str:
+    """A claim over ``n`` cells: "reproduced" if it holds in all (``n`` > 0); "not reproduced" if
+    it is contradicted in any (``n_against``) or holds in none; else "partly"."""
+    if n and n_ok == n:
+        return "reproduced"
+    return "not reproduced" if n_against or not n_ok else "partly"
+
+
 def check_claims(claims, source: str) -> list[dict[str, str]]:
     """``claims`` checked (a list of objects with the fields above); one error naming ``source``
     and the claim's index and key otherwise."""

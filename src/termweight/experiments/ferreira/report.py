@@ -442,7 +442,16 @@ def _s(label, r, p_adj=None, tost=False, noninf=False) -> str:
 
 
 def _tally(n_ok: int, n: int) -> str:
-    return "reproduced" if n_ok == n else "partly" if n_ok else "not reproduced"
+    from termweight.experiments.claims import count_verdict
+
+    return count_verdict(n_ok, n)
+
+
+def _holm_hits(res, sign: int, alpha: float) -> tuple[np.ndarray, int]:
+    """Holm-adjusted p-values of the ``(label, _paired result)`` list ``res`` and how many are
+    significant with a difference of sign ``sign``."""
+    ph = _holm([r["p"] for _, r in res])
+    return ph, sum(r["diff"] * sign > 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
 
 
 def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict,
@@ -467,7 +476,8 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
         from termweight.experiments.claims import Claim
 
         if kw["result"].startswith(("lower and significant in 0 of 0", "holds in 0 of 0",
-                                    "equivalent in 0 of 0")) or not kw["result"].strip():
+                                    "equivalent in 0 of 0", "non-inferior in 0 of 0",
+                                    "0 of 0 equal")) or not kw["result"].strip():
             kw.update(result="no comparison run", verdict="not testable",
                       cause="the curves it compares were not run in this configuration")
         claims.append(Claim(**kw).as_dict())
@@ -532,8 +542,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
         clfs = cfg["datasets"][spam].get("classifiers", CLASSIFIERS)
         # 2. Method 2 better than Method 1 (Spam)
         res = pairwise(spam, clfs, "td", "method2", "method1", below_p(spam))
-        ph = _holm([r["p"] for _, r in res])
-        n_ok = sum(r["diff"] < 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
+        ph, n_ok = _holm_hits(res, -1, alpha)
         v = _tally(n_ok, len(res))
         add(id="spam_method2_beats_method1",
             claim="The proposed Method 2 usually performs better than Method 1, for both "
@@ -563,8 +572,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
             "unexplained")
         # 4. Method 1 better than RP (Spam)
         res = pairwise(spam, clfs, "td", "method1", "rp_paper", below_p(spam))
-        ph = _holm([r["p"] for _, r in res])
-        n_ok = sum(r["diff"] < 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
+        ph, n_ok = _holm_hits(res, -1, alpha)
         v = _tally(n_ok, len(res))
         add(id="spam_method1_beats_rp",
             claim="Method 1 also attains better results than RP (Spam)",
@@ -582,8 +590,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                 r = _paired(*drops) if all(len(x) for x in drops) else None
                 if r is not None:
                     res.append((LABELS.get(method, method), r))
-            ph = _holm([r["p"] for _, r in res])
-            n_ok = sum(r["diff"] > 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
+            ph, n_ok = _holm_hits(res, 1, alpha)
             v = _tally(n_ok, len(res))
             add(id="spam_svm_descends_faster",
                 claim="The SVM classifier obtains a faster descent on the test set error rate "
@@ -698,8 +705,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                                                _per_rep(frame, dx, "svm", "td", m)))
                for m in others]
         res = [(lab, r) for lab, r in res if r is not None]
-        ph = _holm([r["p"] for _, r in res])
-        n_ok = sum(r["diff"] > 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
+        ph, n_ok = _holm_hits(res, 1, alpha)
         v = _tally(n_ok, len(res))
         add(id="dexter_rp_worse_on_td",
             claim="On the TD matrix, the RP method is not able to achieve comparable results to "

@@ -636,11 +636,11 @@ def verdict_cells(tests, sign: int = 1, alpha: float = ALPHA) -> str:
     """A difference of sign ``sign`` claimed in every cell (``paired`` results): "reproduced" if
     every cell has it with ``p < alpha``; "not reproduced" if any cell is significantly of the
     other sign or none has it significantly; else "partly"."""
+    from termweight.experiments.claims import count_verdict
+
     ok = sum(t["mean_diff"] * sign > 0 and t["t_pvalue"] < alpha for t in tests)
     bad = sum(t["mean_diff"] * sign < 0 and t["t_pvalue"] < alpha for t in tests)
-    if tests and ok == len(tests):
-        return "reproduced"
-    return "not reproduced" if bad or not ok else "partly"
+    return count_verdict(ok, len(tests), bad)
 
 
 def verdict_selection(holds: dict) -> str:
@@ -812,7 +812,7 @@ def claims_and_gaps(per: dict, published: dict, selection: dict | None, datasets
     ``PAPER_LEARNER`` when it was run (the paper's learner), else the first learner; every result
     names every learner's number and test. The decision rules are the ``verdict_*`` functions.
     """
-    from termweight.experiments.claims import Claim
+    from termweight.experiments.claims import Claim, count_verdict
 
     pc = published["claims"]
     vl = PAPER_LEARNER if PAPER_LEARNER in per else next(iter(per))
@@ -1015,8 +1015,7 @@ def claims_and_gaps(per: dict, published: dict, selection: dict | None, datasets
         sk = v["skew"]
         ok = sum(x["rho"] < 0 and x["p"] < ALPHA for x in sk)
         bad = sum(x["rho"] > 0 and x["p"] < ALPHA for x in sk)
-        verdict = ("reproduced" if ok == len(sk) else "not reproduced" if bad or not ok
-                   else "partly")
+        verdict = count_verdict(ok, len(sk), bad)
         claims.append(Claim(
             id="bns_benefit_grows_with_skew",
             claim="The benefit of BNS scaling (vs no scaling or IDF, binary features) is greater "

@@ -629,7 +629,7 @@ def kim_claims(runs: pd.DataFrame, fits: pd.DataFrame, published: dict, kim: dic
     number (dataset, method, micro/macro) with its cause, and ``micro_macro_gap`` per dataset.
     ``solver``: the ``kim-convergence`` rows (subgradient against exact), quoted in the causes.
     """
-    from termweight.experiments.claims import Claim
+    from termweight.experiments.claims import Claim, count_verdict
 
     claims, gaps = [], []
     keys = [k for k in ("r8", "webkb", "news20") if k in set(runs["dataset"])]
@@ -862,8 +862,7 @@ def kim_claims(runs: pd.DataFrame, fits: pd.DataFrame, published: dict, kim: dic
     # paper's subgradient method (eta_k = 1/k) against the exact optimum of the same problem
     if solver:
         within = [r for r in solver if r["subgradient_excess_rel"] <= SOLVER_TOLERANCE]
-        v = ("reproduced" if len(within) == len(solver) else "partly" if within
-             else "not reproduced")
+        v = count_verdict(len(within), len(solver))
         claims.append(Claim(
             id="efficient_solution_methods",
             claim="We provide efficient solution methods for these optimization problems (the "

@@ -1,5 +1,5 @@
 """Is the inner score flat beyond the grid's edge? For runs whose chosen value is an end of its
-learner's grid, the inner cross-validated score there and one and two decades beyond.
+learner's grid, the inner cross-validated score there and one and two (``--decades``) decades beyond.
 
     python benchmarks/probe_grid_edges.py [--per-learner 40] [--out benchmarks/results/grid_edges.json]
 
@@ -81,6 +81,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-learner", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--decades", type=int, default=2, help="how many decades beyond the edge")
+    ap.add_argument("--learners", nargs="*", help="only these learners (default: all)")
     ap.add_argument("--out", default="benchmarks/results/grid_edges.json")
     args = ap.parse_args()
     settings = json.loads((REPO / "data/benchmark/settings.json").read_text())
@@ -90,6 +92,8 @@ def main() -> None:
            "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
                                     capture_output=True).stdout.strip(), "learners": {}}
     for learner, g in runs.groupby("learner"):
+        if args.learners and learner not in args.learners:
+            continue
         grid = protocol.grid(learner)
         top, bottom = grid[-1], grid[0]
         at = {"top": g[np.isclose(g["value"], top)], "bottom": g[np.isclose(g["value"], bottom)]}
@@ -100,9 +104,10 @@ def main() -> None:
                 continue
             sample = sub.sample(n=min(args.per_learner, len(sub)), random_state=args.seed)
             edge = top if end == "top" else bottom
-            beyond = (edge * 10, edge * 100) if end == "top" else (edge / 10, edge / 100)
+            beyond = tuple(edge * 10.0**(k if end == "top" else -k)
+                           for k in range(1, args.decades + 1))
             needed = sorted({f"data/benchmark/stats/bench_{d}" for d in sample["dataset"]})
-            subprocess.run(["snakemake", "--cores", "2", "--quiet", *needed], cwd=REPO,
+            subprocess.run(["snakemake", *needed, "--cores", "2", "--quiet", "all"], cwd=REPO,
                            check=True)
             probes = [probe(r, protocol, beyond) for r in sample.itertuples()]
             gains = np.array([p["gain"] for p in probes])

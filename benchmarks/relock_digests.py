@@ -1,25 +1,33 @@
-"""Move dvc.lock to per-definition code digests exactly, against the revision it was recorded at.
+"""Move dvc.lock to a new way of grouping or hashing stages' code, exactly, against the revision
+it was recorded at: nothing is rerun, nothing assumed.
 
-Each stage's ``data/code/<stage>.json`` now hashes, per module, only the code the stage reaches
-(``termweight.pipeline.codedigest.stage_md5s``) instead of the whole file. For every digest:
+A stage's code is one digest, ``data/code/<stage>.json`` (``termweight.pipeline.codedigest``),
+written by ``code_<stage>`` from what the walk (``termweight.pipeline.codedeps``) reaches from
+its entries. A change to the walker, to its declarations (``PER_ITEM``, ``PASS_OR_RAISE``,
+``RUNNER``, ``DISCOVERS``) or to how dvc.yaml groups items into stages (``code_by``) gives new
+digests, maybe new stage names (``benchmark_column@x`` -> ``benchmark_column_bns@x``), for code
+that has not changed. For every lock entry of a stage that has code:
 
-- the digest of the code at ``--base`` (the revision whose dvc.lock and data/code/ are in the
-  working tree, checked: its digests must be what its files hashed to) is computed with the same
-  walk in a worktree of ``--base``, and the digest of the code now in the working tree;
-- when they are equal, the code the stage computes with is the same, definition by definition,
-  as the code it was recorded with: each lock entry that was up to date against the old digest
-  is moved to the new one (it stays up to date);
-- otherwise, or for an entry already out of date, the entry keeps its old md5: out of date.
+- its old digest must be what the base revision's code hashed to with the base revision's walker
+  (``--base``: the revision whose dvc.lock and data/code/ are in the working tree), and the entry
+  must have been up to date against it;
+- the code the NEW walk reaches must be part of what the old walk reached (so the recorded
+  outputs were computed with it) and hash the same at the base revision (walked by today's walker
+  and declarations, in a worktree of ``--base``) as now, definition by definition.
 
-Then every digest is written from the working tree and its ``code_<stage>`` recorded with the
-files' md5s, as ``dvc repro`` of it would. Nothing is assumed about the code.
+Then the entry moves to its new stage name and digest (it stays up to date); otherwise it keeps
+the old digest's md5 (out of date). Every digest is written from the working tree and its
+``code_<stage>`` recorded with the files' md5s, as ``dvc repro`` of it would; lock entries of
+digest stages that no longer exist are dropped.
 
+    python -m termweight dvc-yaml                                 # the new dvc.yaml
     python benchmarks/relock_digests.py --base HEAD   # rewrite dvc.lock and data/code/
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import json
 import shutil
@@ -30,26 +38,63 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 WALKER = ("src/termweight/pipeline/codedeps.py", "src/termweight/pipeline/codedigest.py")
+DECLARATIONS = ("PER_ITEM", "PASS_OR_RAISE", "RUNNER", "DISCOVERS")
+
+#: run in a tree: ``{stage: [digest, reached]}`` for ``{stage: entries}`` on stdin
+_WALK = ("import json, sys\n"
+         "from termweight.pipeline.codedeps import parse_specs, reached\n"
+         "from termweight.pipeline.codedigest import stage_md5s\n"
+         "specs = json.load(sys.stdin)\n"
+         "out = {k: [stage_md5s(v), {p: None if n is None else sorted(n)\n"
+         "        for p, n in reached(*parse_specs(v)).items()}] for k, v in specs.items()}\n"
+         "print(json.dumps(out))\n")
 
 
 def _entry(path: str, blob: bytes) -> dict:
     return {"path": path, "hash": "md5", "md5": hashlib.md5(blob).hexdigest(), "size": len(blob)}
 
 
-def digests_at(rev: str, specs: dict[str, list[str]]) -> dict[str, dict[str, str]]:
-    """``{stage: stage_md5s}`` of the code at ``rev``, walked by today's walker."""
+def _declarations(source: str) -> tuple[list[tuple[int, int]], list[str]]:
+    """The line spans and texts of a module's walker declarations (top-level assignments)."""
+    lines = source.splitlines(keepends=True)
+    spans, texts = [], []
+    for node in ast.parse(source).body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id in DECLARATIONS):
+            spans.append((node.lineno, node.end_lineno))
+            texts.append("".join(lines[node.lineno - 1:node.end_lineno]))
+    return spans, texts
+
+
+def _today_declarations(tree: Path) -> None:
+    """Give the base tree today's walker declarations (what the walk follows, never computed)."""
+    for now in sorted((REPO / "src").rglob("*.py")):
+        base = tree / now.relative_to(REPO)
+        if not base.exists():
+            continue
+        text = base.read_text(encoding="utf-8")
+        spans, _ = _declarations(text)
+        _, texts = _declarations(now.read_text(encoding="utf-8"))
+        lines = text.splitlines(keepends=True)
+        for a, b in reversed(spans):
+            del lines[a - 1:b]
+        base.write_text("".join(lines) + ("\n" if lines and not lines[-1].endswith("\n")
+                                          else "") + "".join(texts), encoding="utf-8")
+
+
+def walks_at(rev: str, specs: dict[str, list[str]], today: bool) -> dict[str, list]:
+    """``{stage: [stage_md5s, reached]}`` of the code at ``rev``, walked by ``rev``'s walker
+    (``today=False``) or by today's walker and declarations."""
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=REPO,
                        check=True)
         try:
-            for f in WALKER:
-                shutil.copy2(REPO / f, tree / f)
-            code = ("import json, sys\n"
-                    "from termweight.pipeline.codedigest import stage_md5s\n"
-                    "specs = json.load(sys.stdin)\n"
-                    "print(json.dumps({k: stage_md5s(v) for k, v in specs.items()}))\n")
-            out = subprocess.run([sys.executable, "-c", code], cwd=tree, check=True, text=True,
+            if today:
+                for f in WALKER:
+                    shutil.copy2(REPO / f, tree / f)
+                _today_declarations(tree)
+            out = subprocess.run([sys.executable, "-c", _WALK], cwd=tree, check=True, text=True,
                                  input=json.dumps(specs), capture_output=True,
                                  env={"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"})
             return json.loads(out.stdout)
@@ -58,57 +103,107 @@ def digests_at(rev: str, specs: dict[str, list[str]]) -> dict[str, dict[str, str
                            check=True)
 
 
+def _within(new: dict, old: dict) -> bool:
+    """Every definition ``new`` reaches is one ``old`` reached (None: the whole module)."""
+    for path, names in new.items():
+        if path not in old:
+            return False
+        if old[path] is not None and (names is None or not all(
+                n in old[path] or n.split("/", 1)[0] in old[path] for n in names)):
+            return False  # a row ``T/key`` is within a walk that reached all of table ``T``
+    return True
+
+
+def _entries(cmd: str) -> list[str]:
+    words = cmd.split()
+    return [words[i + 1] for i, w in enumerate(words) if w == "--entry"]
+
+
 def relock(base: str) -> dict[str, int]:
     import yaml
+    from dvc.repo import Repo
     from dvc.utils.serialize import dump_yaml, load_yaml
 
     from termweight import io
     from termweight.pipeline import codedigest
 
+    P = codedigest.STAGE_PREFIX
     stages = yaml.load((REPO / "dvc.yaml").read_text(), Loader=yaml.CSafeLoader)["stages"]
     lock = load_yaml(REPO / "dvc.lock")
-    specs = {}
-    for name, stage in stages.items():
-        if name.startswith(codedigest.STAGE_PREFIX):
-            words = stage["cmd"].split()
-            specs[name[len(codedigest.STAGE_PREFIX):]] = [
-                words[i + 1] for i, w in enumerate(words) if w == "--entry"]
-    before = digests_at(base, specs)
-    counts = {"kept": 0, "stale": 0, "already_stale": 0, "digests_same": 0, "digests": 0}
-    for base_name, entries in sorted(specs.items()):
-        path = codedigest.digest_path(base_name)
-        old = (REPO / path).read_bytes() if (REPO / path).exists() else b""
-        try:  # the old digest was what the base revision's files hashed to
-            recorded = json.loads(old)
-            files = {p: subprocess.run(["git", "show", f"{base}:{p}"], cwd=REPO, check=True,
-                                       capture_output=True).stdout for p in recorded}
-            old_ok = recorded == {p: codedigest.code_md5(b) for p, b in files.items()}
-        except (ValueError, subprocess.CalledProcessError):
-            old_ok = False
-        now = codedigest.stage_md5s(entries)
-        same = old_ok and before[base_name] == now
+    specs = {n[len(P):]: _entries(s["cmd"]) for n, s in stages.items() if n.startswith(P)}
+    base_yaml = yaml.load(subprocess.run(["git", "show", f"{base}:dvc.yaml"], cwd=REPO,
+                                         check=True, capture_output=True, text=True).stdout,
+                          Loader=yaml.CSafeLoader)["stages"]
+    old_specs = {n[len(P):]: _entries(s["cmd"]) for n, s in base_yaml.items() if n.startswith(P)}
+    # every expanded stage of the new dvc.yaml: its digest's stage (the name before "@")
+    new_names = {s.name for s in Repo(str(REPO)).index.stages}
+    by_item: dict[str, list[str]] = {}
+    for n in new_names:
+        if "@" in n:
+            by_item.setdefault(n.split("@", 1)[1], []).append(n)
+
+    def new_name(old: str) -> str | None:
+        if old in new_names:
+            return old
+        stem, _, item = old.partition("@")
+        hits = [n for n in by_item.get(item, ()) if n.split("@", 1)[0].startswith(stem + "_")]
+        return hits[0] if len(hits) == 1 else None
+
+    old_walk = walks_at(base, old_specs, today=False)
+    new_walk = walks_at(base, specs, today=True)
+    counts = {"kept": 0, "renamed": 0, "stale": 0, "already_stale": 0, "digests_same": 0,
+              "digests": 0}
+    blobs, now = {}, {}
+    for name, entries in sorted(specs.items()):
+        now[name] = codedigest.stage_md5s(entries)
+        blobs[name] = codedigest.render(now[name], entries)
         counts["digests"] += 1
-        counts["digests_same"] += same
-        blob = codedigest.render(now, entries)
-        io.write_text(REPO / path, blob.decode())
-        old_md5 = hashlib.md5(old).hexdigest()
-        for name, entry in lock["stages"].items():
-            if name.split("@", 1)[0] != base_name:
-                continue
-            dep = next((d for d in entry.get("deps", []) if d["path"] == path), None)
-            if dep is None or dep["md5"] != old_md5:
-                counts["already_stale"] += 1
-            elif same:
-                dep.update(_entry(path, blob))
-                counts["kept"] += 1
-            else:
-                counts["stale"] += 1
-        stage = stages[codedigest.STAGE_PREFIX + base_name]
-        lock["stages"][codedigest.STAGE_PREFIX + base_name] = {
+        counts["digests_same"] += new_walk[name][0] == now[name]
+    old_ok = {}
+    for name in old_specs:  # the old digest was what the base revision's code hashed to
+        try:
+            recorded = subprocess.run(["git", "show", f"{base}:{codedigest.digest_path(name)}"],
+                                      cwd=REPO, check=True, capture_output=True).stdout
+            old_ok[name] = (json.loads(recorded)["code"] == old_walk[name][0],
+                            hashlib.md5(recorded).hexdigest())
+        except (ValueError, KeyError, subprocess.CalledProcessError):
+            old_ok[name] = (False, None)
+    moved = {}
+    for name, entry in lock["stages"].items():
+        stem = name.split("@", 1)[0]
+        if stem.startswith(P) or stem not in old_specs:
+            moved[name] = entry
+            continue
+        target = new_name(name) or name
+        tstem = target.split("@", 1)[0]
+        old_path, new_path = codedigest.digest_path(stem), codedigest.digest_path(tstem)
+        dep = next((d for d in entry.get("deps", []) if d["path"] == old_path), None)
+        ok, old_md5 = old_ok[stem]
+        if dep is None or not ok or dep["md5"] != old_md5:
+            counts["already_stale"] += 1
+        elif (tstem in specs and _within(new_walk[tstem][1], old_walk[stem][1])
+              and new_walk[tstem][0] == now[tstem]):
+            dep.update(_entry(new_path, blobs[tstem]))
+            entry["deps"] = sorted(entry["deps"], key=lambda d: d["path"])
+            counts["kept"] += 1
+            counts["renamed"] += target != name
+            name = target
+        else:
+            counts["stale"] += 1
+        moved[name] = entry
+    lock["stages"] = moved
+    for name in specs:
+        path = codedigest.digest_path(name)
+        io.write_text(REPO / path, blobs[name].decode())
+        stage = stages[P + name]
+        lock["stages"][P + name] = {
             "cmd": stage["cmd"],
             "deps": sorted((_entry(p, (REPO / p).read_bytes()) for p in stage["deps"]),
                            key=lambda d: d["path"]),
-            "outs": [_entry(path, blob)]}
+            "outs": [_entry(path, blobs[name])]}
+    for name in set(old_specs) - set(specs):
+        lock["stages"].pop(P + name, None)
+        (REPO / codedigest.digest_path(name)).unlink(missing_ok=True)
     with io.atomic_path(REPO / "dvc.lock") as tmp:
         dump_yaml(tmp, lock)
     return counts
@@ -119,8 +214,9 @@ def main() -> None:
     ap.add_argument("--base", required=True, help="the revision dvc.lock and data/code/ hold")
     c = relock(ap.parse_args().base)
     print(f"{c['digests']} digests written, {c['digests_same']} the same code as at the base; "
-          f"lock entries: {c['kept']} kept up to date, {c['stale']} now out of date (their code "
-          f"changed), {c['already_stale']} out of date already")
+          f"lock entries: {c['kept']} kept up to date ({c['renamed']} under a new stage name), "
+          f"{c['stale']} now out of date (their code changed), {c['already_stale']} out of date "
+          "already")
 
 
 if __name__ == "__main__":

@@ -69,9 +69,11 @@ def measure() -> dict:
     }
 
 
-#: definitions whose count the docs quote: a weighting's metric, the column, the encoder
-NAMED = ("src/termweight/scoring.py:bns", "src/termweight/steps/column.py:cmd_column",
-         "src/termweight/steps/features.py:encode_split", "src/termweight/settings.py:learner_C")
+#: definitions whose count the docs quote: a weighting's metric, the metric table (whole: the
+#: papers' scoring steps), the column, the encoder
+NAMED = ("src/termweight/scoring.py:bns", "src/termweight/scoring.py:METRICS",
+         "src/termweight/steps/column.py:cmd_column", "src/termweight/steps/features.py:encode_split",
+         "src/termweight/settings.py:learner_C")
 
 
 def _by_definition(stages, cmds) -> dict:

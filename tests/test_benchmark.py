@@ -435,6 +435,20 @@ def test_declared_comparisons_and_the_hierarchical_test():
     ci = rank_intervals(D)
     ranks = D.rank(axis=1, ascending=False).mean()
     assert ((ci["lo"] <= ranks) & (ranks <= ci["hi"])).all()
+    # a fixed-split dataset (one split, "test") among them: the hierarchical test keeps the
+    # cross-validated datasets and their own splits, the same answer as without it
+    fixed = D.iloc[:1].rename(index={D.index[0]: "fixed"})
+    more = pd.concat([runs, _runs(fixed).assign(split="test")], ignore_index=True)
+    again = declared(pd.concat([D, fixed]), more, "mnb", "macro_f1",
+                     [{"a": "big", "b": "w1", "source": "x"}], {}, 0.01, 5, 0.05)[0]
+    assert again["hier_n"] == 10 and again["h_a_better"] == big["h_a_better"]
+    # the same numbers whatever the arrays' memory order (the sampler amplifies last bits)
+    from termweight.experiments.comparisons import hierarchical_test
+
+    x = np.random.default_rng(0).normal(0.7, 0.02, (6, 10))
+    y = x + 0.012 + np.random.default_rng(1).normal(0, 0.02, x.shape)
+    assert hierarchical_test(x, y, 0.01, 5) == hierarchical_test(
+        np.asfortranarray(x), np.asfortranarray(y), 0.01, 5)
 
 
 def test_answers_quote_the_computed_numbers():

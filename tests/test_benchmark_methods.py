@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfTransformer
+from workflow_utils import REPO
 
 from termweight import scoring
 from termweight.errors import DataError
@@ -83,6 +84,40 @@ def test_a_false_alias_is_refused_naming_the_split_and_task():
 GOOD = {"learners": ["linearsvc", "mnb"],
         "protocol": {"normalize": "l2", "grids": {"linearsvc": [0.1, 1.0], "mnb": [0.01, 1]},
                      "inner_folds": 3, "max_iter": 100, "tol": 0.01, "seed": 1}}
+
+
+@pytest.mark.parametrize("tuning", [
+    None, {}, {"C": [0.5, 5.0], "alpha": [0.1], "folds": 4, "max_iter": 50, "tol": 0.1},
+    {"C": {"linearsvc": [1.0], "logreg": [10.0, 1000.0]}, "normalize": "none"}])
+def test_the_settings_file_carries_the_whole_protocol(tuning):
+    """A column rebuilds its protocol from data/benchmark/settings.json (``protocol_of``): the
+    same protocol as params.yaml's ``benchmark.tuning`` gives (``Protocol.from_params``), field
+    by field, so a field added to ``Protocol`` and not written to the file fails here."""
+    import dataclasses
+
+    from termweight.config import load_params
+    from termweight.learners.protocol import Protocol
+    from termweight.settings import benchmark_settings, protocol_of
+
+    params = load_params(REPO / "params.yaml")
+    params["benchmark"] = {**params["benchmark"], "learners": ["linearsvc", "logreg", "mnb"]}
+    if tuning is None:
+        params["benchmark"].pop("tuning", None)
+    else:
+        params["benchmark"]["tuning"] = tuning
+    direct = Protocol.from_params(params["benchmark"].get("tuning"), seed=int(params["seed"]))
+    settings = json.loads(json.dumps(benchmark_settings(params)))  # as the file holds it
+    again = protocol_of(settings)
+    if direct is None:
+        assert again is None and "fit" in settings
+        return
+    grids = {"C_grid", "alpha_grid", "learner_grids"}  # written as each learner's grid
+    assert {f.name for f in dataclasses.fields(Protocol)} - grids == {
+        "normalize", "inner_folds", "max_iter", "seed", "tol"}, "write the new field to the file"
+    for f in {f.name for f in dataclasses.fields(Protocol)} - grids:
+        assert getattr(again, f) == getattr(direct, f), f
+    for learner in params["benchmark"]["learners"]:
+        assert again.grid(learner) == direct.grid(learner), learner
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -106,6 +106,37 @@ def test_a_digest_hashes_the_definitions_a_stage_reaches():
     assert codedigest.defs_md5(src, None) != codedigest.code_md5(src)
 
 
+def test_a_row_of_a_table_is_hashed_alone():
+    """``TABLE/key`` (a ``PER_ITEM`` table's row): that row's text counts, the others and a new
+    row do not, and its flag is part of it."""
+    src = (b'def f(a):\n    return a\n\n\ndef g(a):\n    return -a\n\n\n'
+           b'T = {"f": (f, False),\n     "g": (g, True)}\n')
+    h = codedigest.defs_md5(src, frozenset({"T/f", "f"}))
+    assert codedigest.defs_md5(src.replace(b"(g, True)", b"(g, False)"), frozenset({"T/f", "f"})) == h
+    assert codedigest.defs_md5(src.replace(b"return -a", b"return a"), frozenset({"T/f", "f"})) == h
+    assert codedigest.defs_md5(src.replace(b"(f, False)", b"(f, True)"), frozenset({"T/f", "f"})) != h
+    assert codedigest.defs_md5(src.replace(b"return a\n", b"return 2 * a\n", 1),
+                               frozenset({"T/f", "f"})) != h
+
+
+def test_a_benchmark_column_depends_on_its_own_metric_only():
+    """Each weighting's columns reach their own row of ``scoring.METRICS`` (and idf's, and the
+    rows of the aliases they check), never the whole table: an edit to ``scoring.bns`` or its row
+    stales the BNS columns and no other column."""
+    stages = yaml.safe_load((REPO / "dvc.yaml").read_text())["stages"]
+    module = "src/termweight/scoring.py"
+    columns = [s for s in stages if s.startswith(("benchmark_column", "benchmark_sensitivity_column"))]
+    assert len(columns) > 10
+    for s in columns:
+        names = codedeps.reached(*codedeps.parse_specs(dvcyaml.digest_entries(stages, s)))[module]
+        assert names is not None and "METRICS" not in names, s
+        weightings = stages[s]["matrix"]["weighting"]
+        runs_bns = any(w.endswith("-bns") for w in weightings)
+        assert ("bns" in names) == runs_bns and ("METRICS/bns" in names) == runs_bns, s
+        assert "METRICS/idf" in names, s
+    assert {"benchmark_column_bns", "benchmark_column_mixch"} <= set(columns)
+
+
 @pytest.mark.slow
 def test_a_docstring_edit_reruns_the_digests_a_code_edit_the_steps(slice_dvc, tmp_path):
     """`dvc repro` after a comment and docstring edit runs the digest stages of the module and

@@ -243,6 +243,11 @@ METRICS: dict[str, tuple[Metric, bool]] = {
     "kim_rf": (kim_rf, False), "kim_or": (kim_or, False),
 }
 
+#: a benchmark column runs one metric of this table (and idf): it depends on that metric's
+#: function and on the table's text (its swap flags), not on the other functions the table
+#: names (termweight.pipeline.codedeps)
+PER_ITEM = ("METRICS",)
+
 #: name -> one line (formula and source) per metric of ``METRICS``: what ``python -m termweight
 #: list metrics`` prints; ``register_weighting`` adds an entry for a new metric.
 METRIC_DESCRIPTIONS: dict[str, str] = {

@@ -109,7 +109,9 @@ def hierarchical_test(x, y, rope: float, runs: int, nsamples: int = HIER_SAMPLES
     from baycomp import multiple
     from scipy import stats
 
-    diff = np.asarray(y, dtype=np.float64) - np.asarray(x, dtype=np.float64)
+    # C order: numpy's sums run in memory order, and the sampler amplifies a last-bit change
+    # of the scaled data into another Monte Carlo estimate; a pivot's array is Fortran-ordered
+    diff = np.ascontiguousarray(np.asarray(y, dtype=np.float64) - np.asarray(x, dtype=np.float64))
     n_data, n_scores = diff.shape
     std_diff = float(np.mean(np.std(diff, axis=1)))
     if std_diff == 0:  # the same difference on every split: no noise to model
@@ -179,12 +181,15 @@ def declared(D: pd.DataFrame, runs: pd.DataFrame, learner: str, measure: str, co
             if len(keep) > 1 else (float("nan"),) * 3)
         Xa = split_matrix(runs, learner, measure, a, keep)
         Xb = split_matrix(runs, learner, measure, b, keep).reindex_like(Xa)
-        cv = Xa.notna().sum(axis=1)
+        cv = (Xa.notna() & Xb.notna()).sum(axis=1)
         cv_sets = cv[(cv >= 2) & (cv == cv.max())].index
         row["hier_n"] = len(cv_sets)
         if len(cv_sets) >= 2:
+            # their own splits only: a fixed-split dataset's ``test`` column is not theirs
+            splits = Xa.columns[(Xa.loc[cv_sets].notna() & Xb.loc[cv_sets].notna()).all()]
             row["h_a_better"], row["h_rope"], row["h_b_better"] = hierarchical_test(
-                Xa.loc[cv_sets].to_numpy(), Xb.loc[cv_sets].to_numpy(), rope, repeats)
+                Xa.loc[cv_sets, splits].to_numpy(), Xb.loc[cv_sets, splits].to_numpy(), rope,
+                repeats)
         else:
             row["h_a_better"] = row["h_rope"] = row["h_b_better"] = float("nan")
         rows.append(row)

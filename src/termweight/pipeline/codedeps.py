@@ -36,7 +36,9 @@ cannot change a result's bytes. Two module-level declarations say which:
 
 A table of functions of which each item of a stage runs one (the benchmark's learned weightings)
 is declared ``PER_ITEM = ("<TABLE>", ...)``: a stage generated per item (``code_by`` in
-workflow/stages.yaml) does not follow it, and adds the one entry its item runs instead.
+workflow/stages.yaml) does not follow it, and adds the one row its item runs instead (entry
+``module:TABLE/key``, ``row_entry``: that row's text is in the digest, and what its value names is
+followed), so an edit to one metric, or to its row, reruns only the items that run it.
 
 Anything that fills a default, derives a setting or formats bytes lives in a tracked module
 (``termweight.settings``, ``termweight.formats``); tests/test_codedeps.py holds that no stage
@@ -84,6 +86,8 @@ class _Module:
     runner: bool = False  # ``RUNNER = True``: walked through, never a dependency itself
     pass_or_raise: frozenset[str] = frozenset()  # ``PASS_OR_RAISE = (...)``: not followed
     per_item: frozenset[str] = frozenset()  # ``PER_ITEM = (...)``: tables chosen from per item
+    #: a dict literal's rows: table -> {key: the names its value reads}
+    rows: dict[str, dict[str, set[str]]] = field(default_factory=dict)
 
 
 @functools.cache
@@ -189,6 +193,12 @@ def _parse(name: str) -> _Module:
             if isinstance(t, ast.Name) and getattr(node, "value", None) is not None:
                 mod.constants.setdefault(t.id, set()).update(
                     n.id for n in ast.walk(node.value) if isinstance(n, ast.Name))
+                if isinstance(node.value, ast.Dict):
+                    mod.rows[t.id] = {k.value: {n.id for n in ast.walk(v)
+                                                if isinstance(n, ast.Name)}
+                                      for k, v in zip(node.value.keys, node.value.values,
+                                                      strict=True)
+                                      if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         for sub in ast.walk(node):
             if isinstance(sub, ast.Call):  # what a call made at import may call later: its
                 # function and its arguments (a callback registered: ``register(Spec(parser=f))``)
@@ -256,10 +266,18 @@ class _Closure:
             d = todo.pop()
             if (module, d) in self._seen:
                 continue
+            if self.per_item and d in mod.per_item:  # each item adds the row it runs
+                continue
             self._seen.add((module, d))
             if d in mod.pass_or_raise:  # validation: it passes or raises, nothing else
                 continue
-            if self.per_item and d in mod.per_item:  # each item adds the entry it runs
+            table, row, key = d.partition(ROW)
+            if row:  # one row of a table (``METRICS/bns``): the names its value reads
+                for n in mod.rows[table][key]:
+                    if n in mod.defs or n in mod.constants:
+                        todo.append(n)
+                    elif n in aliases:
+                        self._import(aliases[n], {n}, set(), set())
                 continue
             if d in mod.defs:
                 scope = mod.defs[d]
@@ -318,6 +336,17 @@ def _dispatcher_files() -> set[Path]:
     return {_modules()[m] for m in DISPATCHER if m in _modules()}
 
 
+#: an entry ``module:TABLE/key``: one row of a dict literal (``row_entry``)
+ROW = "/"
+
+
+def row_entry(module: str, table: str, key: str) -> tuple[str, str] | None:
+    """``(module, "TABLE/key")``, the entry of one row of table ``TABLE`` (a dict literal of
+    ``module``: a ``PER_ITEM`` table), or None when the literal has no such key (a row added
+    at run time, ``scoring.register_weighting``: its module's import-time code holds it)."""
+    return (module, f"{table}{ROW}{key}") if key in _parse(module).rows.get(table, {}) else None
+
+
 def _closure(entries, per_item: bool = False) -> _Closure:
     c = _Closure(per_item)
     for module, func in entries:
@@ -370,8 +399,9 @@ def reached(entries: list[tuple[str, str | None]], per_item: bool = False,
         module = by_path[path]
         names = {d for m, d in c._seen if m == module}
         mod = _parse(module)
+        rows = {f"{t}{ROW}{k}" for t, keys in mod.rows.items() for k in keys}
         out[relative(path)] = (None if "*" in names else
-                               frozenset(names & (set(mod.defs) | set(mod.constants))))
+                               frozenset(names & (set(mod.defs) | set(mod.constants) | rows)))
     return out
 
 

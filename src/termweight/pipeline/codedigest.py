@@ -103,7 +103,8 @@ def _computed_at_import(node: ast.AST) -> bool:
 def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
     """The code of a module that a stage reaching ``names`` runs (None: all of it): its
     import-time statements, and the top-level functions, classes and constants in ``names``;
-    a constant whose value calls something is import-time code. ``code_text`` of those."""
+    a constant whose value calls something is import-time code; ``TABLE/key``: one row of a
+    dict literal, as ``TABLE['key'] = <value>``. ``code_text`` of those."""
     if names is None:
         return code_text(source)
     text = source.decode("utf-8")
@@ -116,6 +117,11 @@ def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             keep = not all(isinstance(t, ast.Name) for t in targets) or any(
                 t.id in names for t in targets)
+            if not keep and isinstance(node.value, ast.Dict):  # rows of a table: ``T/key``
+                kept += [f"{t.id}[{k.value!r}] = {ast.get_source_segment(text, v)}\n"
+                         for t in targets for k, v in zip(node.value.keys, node.value.values,
+                                                          strict=True)
+                         if isinstance(k, ast.Constant) and f"{t.id}/{k.value}" in names]
         else:
             keep = True
         if keep:

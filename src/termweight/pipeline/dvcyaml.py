@@ -171,26 +171,43 @@ def _union(specs) -> list[str]:
 
 
 def weighting_entries(encoding: str) -> tuple[tuple[str, str], ...]:
-    """The code one benchmark weighting runs beyond the column's own: the ``(module, function)``
-    of its learned weighting (``termweight.weighting.LEARNED``) or of its registered metric
-    (``termweight.scoring.METRICS``, maybe in a module of its own); none for a plain base."""
+    """The code one benchmark weighting runs beyond the column's own: the row of each registered
+    metric it scores (``termweight.scoring.METRICS``: idf always, its unit-length aliases' too,
+    which a column checks) and of its learned weighting (``termweight.weighting.LEARNED``)."""
     from termweight import weighting
+    from termweight.pipeline.codedeps import row_entry
 
+    metrics = weighting.needed_scores([encoding, *weighting.aliases_of(encoding)])
     _, metric = weighting.encoding_parts(encoding)
-    if metric is None:
-        return ()
+    learned = ()
     if metric in weighting.LEARNED:
         func = weighting._LEARNED_FUNCTIONS[metric]
-        return ((func.__module__, func.__name__),)
-    return metric_entries([metric])
+        learned = (row_entry(weighting.__name__, "_LEARNED_FUNCTIONS", metric)
+                   or (func.__module__, func.__name__),)
+    return metric_entries(metrics) + learned
+
+
+def _code_parts(entries) -> list[str]:
+    """What names an item's code in a stage name: the rows and functions of ``entries`` but idf's
+    row (every column's), only the learned weighting's when it has one."""
+    parts = [f.rpartition("/")[2] for _, f in entries if f != "METRICS/idf"]
+    learned = [f.rpartition("/")[2] for _, f in entries if f.startswith("_LEARNED_FUNCTIONS/")]
+    return learned or parts
 
 
 def metric_entries(metrics) -> tuple[tuple[str, str], ...]:
-    """The ``(module, function)`` of each registered metric named (a weighting module's own)."""
+    """Each registered metric named: its row of ``termweight.scoring.METRICS`` (its function and
+    swap flag), or its function for one registered at run time (a weighting module's own)."""
     from termweight import scoring
+    from termweight.pipeline.codedeps import row_entry
 
-    funcs = [scoring.METRICS[m][0] for m in metrics if m in scoring.METRICS]
-    return tuple(dict.fromkeys((f.__module__, getattr(f, "__name__", "")) for f in funcs))
+    out = []
+    for m in metrics:
+        if m in scoring.METRICS:
+            func = scoring.METRICS[m][0]
+            out.append(row_entry(scoring.__name__, "METRICS", m)
+                       or (func.__module__, getattr(func, "__name__", "")))
+    return tuple(dict.fromkeys(out))
 
 
 def _params_for(body: dict, params: dict, extra=()) -> list:
@@ -208,11 +225,13 @@ def _params_for(body: dict, params: dict, extra=()) -> list:
 
 
 def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -> dict[str, dict]:
-    """``code_by: <matrix name>``: one stage per distinct code (and params) among that name's
-    values: the stage keeps ``name`` for the group of values with no code of their own, the
-    others are ``<name>_<weighting>`` (e.g. ``benchmark_column_mixch``: only the mix-ch
-    columns depend on Kim's learner and on ``benchmark.mixch``, from ``item_params``)."""
-    from termweight.pipeline.codedeps import command_code, entry_specs
+    """``code_by: <matrix name>``: one stage per distinct code (the definitions reached, and
+    params) among that name's values: the stage keeps ``name`` for the group with a plain base
+    (tf, binary: no metric of their own), the others are ``<name>_<its code>`` (e.g.
+    ``benchmark_column_bns``: only the BNS columns depend on ``scoring.bns``;
+    ``benchmark_column_mixch``: only the mix-ch columns on Kim's learner and on
+    ``benchmark.mixch``, from ``item_params``)."""
+    from termweight.pipeline.codedeps import command_code, entry_specs, parse_specs, reached
 
     dim = decl.pop("code_by")
     item_params = decl.pop("item_params", {}) or {}
@@ -224,16 +243,27 @@ def _by_item_code(name: str, decl: dict, body: dict, params: dict, where: str) -
         entries = weighting_entries(value)
         code = command_code(cmd, (), entries)
         keys = _params_for(body, params, item_params.get(value, ()))
-        g = groups.setdefault((tuple(code), tuple(map(str, keys))),
-                              {"values": [], "code": code, "params": keys, "own": bool(entries),
-                               "specs": []})
+        # the definitions it reaches, not only the files: each metric of scoring.py its own
+        defs = reached(*parse_specs(entry_specs(cmd, (), entries)))
+        defs = tuple(sorted((p, None if n is None else tuple(sorted(n))) for p, n in defs.items()))
+        g = groups.setdefault((tuple(code), tuple(map(str, keys)), defs),
+                              {"values": [], "code": code, "params": keys, "specs": [],
+                               "parts": None})
         g["values"].append(value)
         g["specs"].append(entry_specs(cmd, (), entries))
-        g["own"] = g["own"] and bool(entries)
+        parts = _code_parts(entries)
+        g["parts"] = parts if g["parts"] is None else [p for p in g["parts"] if p in parts]
+
+    def words(values):
+        return "_".join(dict.fromkeys(re.sub(r"\W", "_", v) for v in values if v))
+
+    # named by the code its items share beyond a plain base's (``_bns``, ``_mixch``; the group
+    # with none keeps ``name``), so a name does not change with the order of the weightings
+    tags = [f"_{words(g['parts'])}" if g["parts"] else "" for g in groups.values()]
     out = {}
-    for g in groups.values():
-        tag = "" if not g["own"] else "_" + "_".join(
-            dict.fromkeys(re.sub(r"\W", "_", v.partition("-")[2]) for v in g["values"]))
+    for g, tag in zip(groups.values(), tags, strict=True):
+        if tags.count(tag) > 1:
+            tag = "_" + words(g["values"])
         out[name + tag] = _clean({**{k: v for k, v in decl.items() if k not in ("do", "code")},
                                   **body, "params": g["params"], "deps": body["deps"] + g["code"],
                                   "matrix": {**decl["matrix"], dim: g["values"]},

@@ -5,6 +5,7 @@ of the same config is in tests/test_slurm.py)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from workflow_utils import GSS_MODULE, TINY_BENCHMARK_REPORTS, copy_project, digests, run
@@ -19,7 +20,7 @@ def both(tiny_bench_dvc, tiny_bench_smk):
     """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place): the
     shared builds of conftest.py."""
     log = tiny_bench_dvc.with_suffix(".log").read_text()
-    for stage in ("benchmark_column@tr12-tf-bns", "benchmark_aggregate@tr11-mnb", "benchmark_report"):
+    for stage in ("benchmark_column_bns@tr12-tf-bns", "benchmark_aggregate@tr11-mnb", "benchmark_report"):
         assert f"Running stage '{stage}'" in log, stage
     return tiny_bench_dvc, tiny_bench_smk
 
@@ -100,7 +101,7 @@ def test_a_clone_reuses_the_committed_columns(tiny_bench_dvc, tmp_path):
     res = run(["dvc", "repro", "benchmark_report"], root, timeout=900)
     log = res.stdout + res.stderr
     assert "Running stage 'benchmark_split@tr11'" in log  # not in git: rebuilt
-    assert "Running stage 'benchmark_column@" not in log, log[-3000:]
-    assert "Stage 'benchmark_column@tr12-tf-bns' didn't change, skipping" in log
+    assert not re.search(r"Running stage 'benchmark_column\w*@", log), log[-3000:]
+    assert "Stage 'benchmark_column_bns@tr12-tf-bns' didn't change, skipping" in log
     for rel in TINY_BENCHMARK_REPORTS:
         assert (root / rel).read_bytes() == (tiny_bench_dvc / rel).read_bytes(), rel

@@ -12,8 +12,8 @@ that has not changed. For every lock entry of a stage that has code:
   (``--base``: the revision whose dvc.lock and data/code/ are in the working tree), and the entry
   must have been up to date against it;
 - the code the NEW walk reaches must be part of what the old walk reached (so the recorded
-  outputs were computed with it) and hash the same at the base revision (walked by today's walker
-  and declarations, in a worktree of ``--base``) as now, definition by definition.
+  outputs were computed with it), and those definitions must hash the same in the base
+  revision's files (by today's hashing, in a worktree of ``--base``) as now.
 
 Then the entry moves to its new stage name and digest (it stays up to date); otherwise it keeps
 the old digest's md5 (out of date). Every digest is written from the working tree and its
@@ -48,6 +48,17 @@ _WALK = ("import json, sys\n"
          "out = {k: [stage_md5s(v), {p: None if n is None else sorted(n)\n"
          "        for p, n in reached(*parse_specs(v)).items()}] for k, v in specs.items()}\n"
          "print(json.dumps(out))\n")
+#: run in a tree: ``{stage: {path: defs_md5}}`` of the definitions given (``{stage: {path:
+#: names}}`` on stdin, None for a whole module; a path missing there: None)
+_HASH = ("import json, sys\n"
+         "from pathlib import Path\n"
+         "from termweight.pipeline.codedigest import defs_md5\n"
+         "def h(p, n):\n"
+         "    f = Path(p)\n"
+         "    return defs_md5(f.read_bytes(), None if n is None else frozenset(n)) "
+         "if f.exists() else None\n"
+         "todo = json.load(sys.stdin)\n"
+         "print(json.dumps({k: {p: h(p, n) for p, n in v.items()} for k, v in todo.items()}))\n")
 
 
 def _entry(path: str, blob: bytes) -> dict:
@@ -82,9 +93,11 @@ def _today_declarations(tree: Path) -> None:
                                           else "") + "".join(texts), encoding="utf-8")
 
 
-def walks_at(rev: str, specs: dict[str, list[str]], today: bool) -> dict[str, list]:
+def walks_at(rev: str, specs: dict, today: bool, script: str = _WALK) -> dict:
     """``{stage: [stage_md5s, reached]}`` of the code at ``rev``, walked by ``rev``'s walker
-    (``today=False``) or by today's walker and declarations."""
+    (``today=False``) or by today's walker and declarations; ``script=_HASH``: the digests of
+    the given definitions (``specs``: ``{stage: {path: names}}``) in ``rev``'s files, by
+    today's hashing."""
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=REPO,
@@ -94,9 +107,11 @@ def walks_at(rev: str, specs: dict[str, list[str]], today: bool) -> dict[str, li
                 for f in WALKER:
                     shutil.copy2(REPO / f, tree / f)
                 _today_declarations(tree)
-            out = subprocess.run([sys.executable, "-c", _WALK], cwd=tree, check=True, text=True,
+            out = subprocess.run([sys.executable, "-c", script], cwd=tree, text=True,
                                  input=json.dumps(specs), capture_output=True,
                                  env={"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"})
+            if out.returncode:
+                raise SystemExit(f"walking the code at {rev} failed:\n{out.stderr[-3000:]}")
             return json.loads(out.stdout)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO,
@@ -149,8 +164,15 @@ def relock(base: str) -> dict[str, int]:
         hits = [n for n in by_item.get(item, ()) if n.split("@", 1)[0].startswith(stem + "_")]
         return hits[0] if len(hits) == 1 else None
 
+    from termweight.pipeline.codedeps import parse_specs, reached
+
     old_walk = walks_at(base, old_specs, today=False)
-    new_walk = walks_at(base, specs, today=True)
+    # what each stage reaches NOW, hashed in the base revision's files by today's hashing: the
+    # same digest means the code the stage computes with now is what its outputs were made with
+    now_reached = {k: {p: None if n is None else sorted(n)
+                       for p, n in reached(*parse_specs(v)).items()} for k, v in specs.items()}
+    at_base = walks_at(base, now_reached, today=True, script=_HASH)
+    new_walk = {k: [at_base[k], now_reached[k]] for k in specs}
     counts = {"kept": 0, "renamed": 0, "stale": 0, "already_stale": 0, "digests_same": 0,
               "digests": 0}
     blobs, now = {}, {}

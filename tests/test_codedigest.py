@@ -88,7 +88,7 @@ def test_every_stage_has_one_code_entry_and_its_digest_stage_the_files():
 def test_a_digest_hashes_the_definitions_a_stage_reaches():
     """Per definition: a function the stage does not reach, or a new one, changes nothing; an
     edit to one it reaches, to import-time code, or to a constant computed by a call does."""
-    src = (b'import os\nTABLE = {"a": 1}\nMADE = dict(a=1)\n\n\ndef used():\n    return TABLE\n'
+    src = (b'import os\nTABLE = {"a": 1}\nMADE = dict(a=1)\n\n\ndef used():\n    return TABLE, os.sep\n'
            b'\n\n@functools.cache\ndef other():\n    return 2\n')
     reached = frozenset({"used", "TABLE"})
     h = codedigest.defs_md5(src, reached)
@@ -96,14 +96,34 @@ def test_a_digest_hashes_the_definitions_a_stage_reaches():
     assert codedigest.defs_md5(src.replace(b"@functools.cache\n", b""), reached) == h
     assert codedigest.defs_md5(src + b"\n\ndef new():\n    pass\n", reached) == h
     assert codedigest.defs_md5(src + b"\nEXTRA = 5\n", reached) == h
-    for edit in (b'{"a": 2}', b"import sys", b"dict(a=2)", b"return TABLE, 1"):
-        old = {b'{"a": 2}': b'{"a": 1}', b"import sys": b"import os", b"dict(a=2)": b"dict(a=1)",
-               b"return TABLE, 1": b"return TABLE"}[edit]
+    for edit in (b'{"a": 2}', b"import posixpath as os", b"dict(a=2)", b"return TABLE, 1"):
+        old = {b'{"a": 2}': b'{"a": 1}', b"import posixpath as os": b"import os",
+               b"dict(a=2)": b"dict(a=1)", b"return TABLE, 1": b"return TABLE, os.sep"}[edit]
         assert codedigest.defs_md5(src.replace(old, edit), reached) != h, edit
     # the whole module (None): every definition counts, and it is not a per-file md5
     assert codedigest.defs_md5(src, None) != codedigest.defs_md5(
         src.replace(b"return 2", b"return 3"), None)
     assert codedigest.defs_md5(src, None) != codedigest.code_md5(src)
+
+
+def test_where_an_import_is_written_does_not_change_a_digest():
+    """An import moved from the top into the function that uses it (so that a step that never
+    calls that function does not pay for it) hashes the same; binding the name to something
+    else does not, and a function that does not use it does not see it."""
+    top = (b"import numpy as np\nfrom sklearn.model_selection import KFold\n\n\n"
+           b"def make(n):\n    return list(KFold(n).split(np.zeros(n)))\n\n\n"
+           b"def load(p):\n    return np.load(p)\n")
+    inside = (b"import numpy as np\n\n\n"
+              b"def make(n):\n    from sklearn.model_selection import KFold\n\n"
+              b"    return list(KFold(n).split(np.zeros(n)))\n\n\n"
+              b"def load(p):\n    return np.load(p)\n")
+    for names in (frozenset({"make"}), frozenset({"load"}), None):
+        assert codedigest.defs_md5(top, names) == codedigest.defs_md5(inside, names), names
+    other = inside.replace(b"import KFold", b"import StratifiedKFold as KFold")
+    assert codedigest.defs_md5(other, frozenset({"make"})) != codedigest.defs_md5(
+        inside, frozenset({"make"}))
+    assert codedigest.defs_md5(other, frozenset({"load"})) == codedigest.defs_md5(
+        inside, frozenset({"load"}))
 
 
 def test_a_row_of_a_table_is_hashed_alone():

@@ -100,14 +100,11 @@ def _computed_at_import(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Call) for n in ast.walk(node))
 
 
-def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
-    """The code of a module that a stage reaching ``names`` runs (None: all of it): its
-    import-time statements, and the top-level functions, classes and constants in ``names``;
-    a constant whose value calls something is import-time code; ``TABLE/key``: one row of a
-    dict literal, as ``TABLE['key'] = <value>``. ``code_text`` of those."""
-    if names is None:
-        return code_text(source)
+def _kept_source(source: bytes, names: frozenset[str] | None) -> str:
+    """The source of what ``defs_text`` keeps, comments and docstrings still in (valid Python)."""
     text = source.decode("utf-8")
+    if names is None:
+        return text
     lines = io.StringIO(text).readlines()
     kept = []
     for node in ast.parse(text).body:
@@ -127,12 +124,59 @@ def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
         if keep:
             first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
             kept.append("".join(lines[first - 1:node.end_lineno]))
-    return code_text("".join(k if k.endswith("\n") else k + "\n" for k in kept).encode())
+    return "".join(k if k.endswith("\n") else k + "\n" for k in kept)
+
+
+def defs_text(source: bytes, names: frozenset[str] | None) -> bytes:
+    """The code of a module that a stage reaching ``names`` runs (None: all of it): its
+    import-time statements, and the top-level functions, classes and constants in ``names``;
+    a constant whose value calls something is import-time code; ``TABLE/key``: one row of a
+    dict literal, as ``TABLE['key'] = <value>``. ``code_text`` of those."""
+    return code_text(_kept_source(source, names).encode())
+
+
+def _imports_canonical(kept: str, module_tree: ast.Module) -> bytes:
+    """``code_text`` of ``kept`` (``_kept_source``) less its import statements, then one line
+    per name it uses that an import anywhere in the module binds (``import <name> = <target>``,
+    sorted): where an import is written (at the top, or in the function that uses it, so that a
+    step does not pay for what it does not run) does not change the digest; what a name is bound
+    to does. An ``if TYPE_CHECKING:`` block (imports for annotations, never run) counts as its
+    imports. (An import becomes ``pass`` and every ``pass`` line is dropped: a no-op either way.)"""
+    tree = ast.parse(kept)
+    lines = kept.split("\n")
+    dropped: set[int] = set()
+    for node in ast.walk(tree):
+        type_checking = isinstance(node, ast.If) and not node.orelse and (
+            getattr(node.test, "id", None) == "TYPE_CHECKING"
+            or getattr(node.test, "attr", None) == "TYPE_CHECKING")
+        if isinstance(node, ast.Import | ast.ImportFrom) or type_checking:
+            dropped.update(id(n) for n in ast.walk(node))
+            indent = lines[node.lineno - 1][:node.col_offset]
+            for i in range(node.lineno - 1, node.end_lineno):
+                lines[i] = ""
+            lines[node.lineno - 1] = indent + "pass"
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in dropped}
+    bound: dict[str, set[str]] = {}
+    for node in ast.walk(module_tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                bound.setdefault(a.asname or a.name.split(".")[0],
+                                 set()).add(a.name if a.asname else a.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            for a in node.names:
+                bound.setdefault(a.asname or a.name, set()).add(f"{base}:{a.name}")
+    code = code_text("\n".join(lines).encode()).decode("utf-8")
+    out = [ln for ln in code.split("\n") if ln and ln.strip() != "pass"]
+    out += [f"import {n} = {t}" for n in sorted(used & set(bound)) for t in sorted(bound[n])]
+    return "\n".join(out).encode() + b"\n"
 
 
 def defs_md5(source: bytes, names: frozenset[str] | None) -> str:
-    """MD5 of ``defs_text``, prefixed so that it never equals ``code_md5`` or a file's MD5."""
-    return hashlib.md5(b"defs\0" + defs_text(source, names)).hexdigest()
+    """MD5 of ``defs_text`` with its imports canonical (``_imports_canonical``), prefixed so
+    that it never equals ``code_md5`` or a file's MD5."""
+    text = _imports_canonical(_kept_source(source, names), ast.parse(source.decode("utf-8")))
+    return hashlib.md5(b"defs\1" + text).hexdigest()
 
 
 def stage_md5s(entries: Iterable[str]) -> dict[str, str]:

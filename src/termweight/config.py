@@ -314,10 +314,24 @@ def check_split_counts(params: dict, source: str = "params.yaml") -> None:
             raise ConfigError(f"{source}: {where}: {exc}") from None
 
 
+def _literals(module: str, *names: str) -> list:
+    """Module-level literal constants of a termweight module, read from its source without
+    importing it: a check of names must not import scikit-learn (``termweight.encoding``
+    defines scikit-learn estimators), which every step would then pay for."""
+    import ast
+    import importlib.util
+
+    tree = ast.parse(Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8"))
+    found = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+             for t in node.targets if isinstance(t, ast.Name)}
+    return [ast.literal_eval(found[n]) for n in names]
+
+
 def check_names(params: dict, source: str = "params.yaml") -> None:
     """Every dataset, metric and encoding named by an experiment must exist."""
     from termweight import datasets, scoring
-    from termweight.encoding import BASE_ENCODINGS
+
+    (BASE_ENCODINGS,) = _literals("termweight.encoding", "BASE_ENCODINGS")
 
     for name, exp in params.get("experiments", {}).items():
         where = f"{source}: experiments/{name}"
@@ -343,11 +357,12 @@ def check_names(params: dict, source: str = "params.yaml") -> None:
 def check_benchmark(params: dict, source: str = "params.yaml") -> None:
     """The benchmark's datasets, weightings and learners must exist; run names must be free."""
     from termweight import datasets, scoring
-    from termweight.encoding import BASE_ENCODINGS, EXTRA_BASES, SKLEARN_BASES
     from termweight.learners.registry import one_vs_rest
     from termweight.weighting import LEARNED, encoding_parts
 
     learners = [spec.name for spec in one_vs_rest()]
+    BASE_ENCODINGS, EXTRA_BASES, SKLEARN_BASES = _literals(
+        "termweight.encoding", "BASE_ENCODINGS", "EXTRA_BASES", "SKLEARN_BASES")
 
     from termweight.settings import benchmark_runs
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
@@ -77,6 +76,9 @@ def _single_labels(Y, name):
 
 def make_splits(protocol: dict, Y, subset, seed: int, name: str = "corpus") -> list[Split]:
     """Build the splits of ``protocol`` for a corpus with label indicator ``Y`` and ``subset``."""
+    # imported here: a step that only reads splits does not pay for scikit-learn
+    from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
+
     kind = protocol["type"]
     n = Y.shape[0]
     subset = np.asarray(subset)

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import logging
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import LinearSVC
 
-from termweight.encoding import scale_columns
 from termweight.learners._checks import TrivialModelWarning
 from termweight.learners.registry import one_vs_rest
+
+if TYPE_CHECKING:
+    from sklearn.svm import LinearSVC
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ def linear_svc(C: float = DEFAULT_C, random_state: int = 0, max_iter: int = 1000
     table with m <= 5000 moved by one test document between the Haswell and SkylakeX kernels).
     The dual solver uses no BLAS: the same numbers on every machine.
     """
+    from sklearn.svm import LinearSVC  # here: a step that only reads DEFAULT_C does not pay
+
     return LinearSVC(C=C, dual=True, random_state=random_state, max_iter=max_iter)
 
 
@@ -83,6 +86,10 @@ def _fit_tasks(X, Y, fit_one, col_weights=None, relative_C: bool = False):
     the data scale, SVM-light's default ``C = 1 / mean ||x||^2`` for C = 1 (Joachims 2002). A
     weighting's overall magnitude then no longer changes the regularisation, only the relative
     weights of its terms count."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from termweight.encoding import scale_columns
+
     X = sp.csr_matrix(X, dtype=np.float64)
     Y = sp.csc_matrix(Y)
     n_tasks = Y.shape[1]

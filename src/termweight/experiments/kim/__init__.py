@@ -59,8 +59,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import train_test_split
 
 from termweight import io
 from termweight.errors import ConfigError, DataError
@@ -139,6 +137,8 @@ def task_data(X, Y, train, evaluate, base_names=BASE_NAMES,
 
 def validation_rows(train, labels, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Stratified hold-out of the TRAINING rows ``train``: (inner-train, validation) row indices."""
+    from sklearn.model_selection import train_test_split
+
     train = np.asarray(train)
     strat = labels[train] if labels is not None else None
     inner, val = train_test_split(train, test_size=fraction, random_state=seed, stratify=strat)
@@ -177,6 +177,8 @@ def make_estimator(method: str, B: np.ndarray, C: float, cfg: dict):
 
 def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
     """Fit one binary task, predict ``Xev``; returns predictions (0/1) and fit information."""
+    from sklearn.exceptions import ConvergenceWarning
+
     if ytr.min() == ytr.max():  # no positives (or no negatives) in training: constant prediction
         return np.full(Xev.shape[0], int(ytr[0]), dtype=np.int64), {"status": "constant"}
     est = make_estimator(method, B, C, cfg)
@@ -204,6 +206,8 @@ def fit_predict(method, Xtr, ytr, Xev, B, C, cfg) -> tuple[np.ndarray, dict]:
 def fit_predict_grid(method, Xtr, ytr, Xev, B, grid, cfg) -> list[tuple[np.ndarray, dict]]:
     """``fit_predict`` at every C of ``grid`` (ascending). The exact mini-max solver goes
     along the grid reusing its cutting planes (``termweight.learners.kim.minimax_path``)."""
+    from sklearn.exceptions import ConvergenceWarning
+
     if method != "mini-max" or ytr.min() == ytr.max():
         return [fit_predict(method, Xtr, ytr, Xev, B, C, cfg) for C in grid]
     from termweight.learners.kim import minimax_path
@@ -511,6 +515,8 @@ def _cmd_fit(args) -> None:
 
 
 def _cmd_convergence(args) -> None:
+    from sklearn.exceptions import ConvergenceWarning
+
     from termweight.learners.kim import MiniMax, MixCH
     from termweight.splits import Split
 

@@ -34,7 +34,7 @@ SMALL_BENCHMARK = {
     "measures": ["headline_macro_f1", "macro_f1", "micro_f1", "accuracy"],
     "baseline": "tfidf",
     "alpha": 0.05,
-    "sensitivity": {"datasets": ["tr11"], "normalize": "none"},
+    "sensitivity": {"datasets": ["tr23"], "normalize": "none"},  # the smallest: raw rows are slow
 }
 
 
@@ -193,7 +193,7 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
                     "benchmark_sensitivity_column": "1", "benchmark_sensitivity": "1",
                     **{f"benchmark_aggregate_bench_{d}_{lr}": "1"
                        for d in ("tr11", "tr12", "tr23") for lr in SMALL_BENCHMARK["learners"]},
-                    **{f"benchmark_sensitivity_aggregate_bench_tr11_{lr}": "1"
+                    **{f"benchmark_sensitivity_aggregate_bench_tr23_{lr}": "1"
                        for lr in SMALL_BENCHMARK["learners"]}}
     run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
     after = digests(root)
@@ -206,13 +206,13 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
 
 
 def test_the_sensitivity_study_compares_raw_with_unit_length_rows(project):
-    """benchmark.sensitivity reruns tr11's columns with raw rows; the comparison's headline
+    """benchmark.sensitivity reruns tr23's columns with raw rows; the comparison's headline
     scores are the grid's, and the weightings that are unit length by definition do not move."""
     table = pd.read_csv(project / "reports/tables/benchmark_sensitivity.csv")
-    assert set(table["dataset"]) == {"tr11"}
+    assert set(table["dataset"]) == {"tr23"}
     assert len(table) == 10 * 3  # weightings x learners
     scores = pd.read_csv(project / "data/benchmark/scores.csv")
-    grid = scores[(scores["dataset"] == "tr11") & (scores["measure"] == "headline_macro_f1")]
+    grid = scores[(scores["dataset"] == "tr23") & (scores["measure"] == "headline_macro_f1")]
     merged = table.merge(grid, on=["dataset", "learner", "weighting"])
     assert len(merged) == 30 and np.allclose(merged["headline"], merged["score"], atol=1e-6)
     assert np.allclose(table["change"], table["headline"] - table["other"], atol=2e-6)
@@ -224,11 +224,11 @@ def test_the_sensitivity_study_compares_raw_with_unit_length_rows(project):
     m = json.loads((project / "reports/metrics/benchmark_sensitivity.json").read_text())
     assert (m["normalize"], m["headline"], m["measure"]) == ("none", "l2", "headline_macro_f1")
     assert [(r["dataset"], r["learner"]) for r in m["summary"]] == [
-        ("tr11", lr) for lr in SMALL_BENCHMARK["learners"]]
+        ("tr23", lr) for lr in SMALL_BENCHMARK["learners"]]
     tex = (project / "reports/tables/benchmark_sensitivity.tex").read_text()
-    assert "tab:benchmark_sensitivity" in tex and tex.count("\\texttt{tr11}") == 3
+    assert "tab:benchmark_sensitivity" in tex and tex.count("\\texttt{tr23}") == 3
     macro = (project / "reports/macros/benchmark_sensitivity.tex").read_text()
-    assert "\\newcommand{\\BenchSensitivity}{On \\texttt{tr11}" in macro
+    assert "\\newcommand{\\BenchSensitivity}{On \\texttt{tr23}" in macro
 
 
 def test_the_pdf_section_shows_every_configured_learner(project):

@@ -445,7 +445,7 @@ def with_code_digests(stages: dict[str, dict]) -> dict[str, dict]:
             path = codedigest.digest_path(name)
             entries = " ".join(f"--entry {w}" for w in stage.get("do", stage)[ENTRIES])
             out[codedigest.STAGE_PREFIX + name] = {
-                "cmd": f"python -m termweight code-digest --out {path} {entries} {' '.join(code)}",
+                "cmd": f"python -m termweight code-digest --out {path} {entries}",
                 "deps": list(dict.fromkeys(own + code)), "outs": [{path: {"cache": False}}]}
             body = {**body, "deps": [d for d in body["deps"] if d not in code] + [path]}
         stage = {**stage, "do": body} if "do" in stage else body

@@ -115,6 +115,4 @@ def register(sub) -> None:
     p.add_argument("--entry", action="append", required=True,
                    help="where the stage's code starts: module:function, module:* (all of it), "
                    "per-item (termweight.pipeline.codedeps.entry_specs); repeated")
-    p.add_argument("files", nargs="+", help="the source files the walk reaches (the stage's "
-                   "code in dvc.yaml), relative to the checkout")
     p.set_defaults(func=cmd_code_digest)

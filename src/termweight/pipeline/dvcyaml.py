@@ -442,6 +442,9 @@ def with_code_digests(stages: dict[str, dict]) -> dict[str, dict]:
         body = {k: v for k, v in stage.get("do", stage).items() if k != ENTRIES}
         code = [d for d in body.get("deps", []) if isinstance(d, str) and d.endswith(".py")]
         if code:
+            if set(code) & set(own):  # digested_code could not tell them apart
+                raise ConfigError(f"stage {name}: computes with the digest's own code "
+                                  f"({sorted(set(code) & set(own))[0]})")
             path = codedigest.digest_path(name)
             entries = " ".join(f"--entry {w}" for w in stage.get("do", stage)[ENTRIES])
             out[codedigest.STAGE_PREFIX + name] = {
@@ -455,14 +458,17 @@ def with_code_digests(stages: dict[str, dict]) -> dict[str, dict]:
 
 def digested_code(stages: dict[str, dict], name: str) -> list[str]:
     """The code files of stage ``name`` of a dvc.yaml (``stages``, as loaded): those its
-    digest stage hashes (the words after ``--out <path>`` of its command)."""
+    digest stage hashes (its source dependencies but the digest's own code, which no stage
+    computes with: ``with_code_digests`` holds that)."""
     from termweight.pipeline import codedigest
+    from termweight.pipeline.codedeps import command_code
 
     digest = stages.get(codedigest.STAGE_PREFIX + name.split("@", 1)[0])
     if digest is None:
         return []
-    words = digest["cmd"].split()
-    return [w for w in words[words.index("--out") + 2:] if w.endswith(".py")]
+    own = set(command_code("code-digest"))
+    return [d for d in digest.get("deps", []) if isinstance(d, str) and d.endswith(".py")
+            and d not in own]
 
 
 def digest_entries(stages: dict[str, dict], name: str) -> list[str]:

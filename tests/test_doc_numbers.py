@@ -43,6 +43,7 @@ def test_the_fanouts_job_counts_are_planned():
     assert quick["jobs"] == step
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # DVC's own, 2,677 of them
 def test_the_dvc_stage_count_is_dvcs():
     """docs/workflow.md: `dvc repro table@slice figure@slice` runs N stages (every stage they
     depend on, the code digests included)."""

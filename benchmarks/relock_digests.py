@@ -27,7 +27,6 @@ digest stages that no longer exist are dropped.
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import shutil
@@ -38,7 +37,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 WALKER = ("src/termweight/pipeline/codedeps.py", "src/termweight/pipeline/codedigest.py")
-DECLARATIONS = ("PER_ITEM", "PASS_OR_RAISE", "RUNNER", "DISCOVERS")
 
 #: run in a tree: ``{stage: [digest, reached]}`` for ``{stage: entries}`` on stdin
 _WALK = ("import json, sys\n"
@@ -65,48 +63,18 @@ def _entry(path: str, blob: bytes) -> dict:
     return {"path": path, "hash": "md5", "md5": hashlib.md5(blob).hexdigest(), "size": len(blob)}
 
 
-def _declarations(source: str) -> tuple[list[tuple[int, int]], list[str]]:
-    """The line spans and texts of a module's walker declarations (top-level assignments)."""
-    lines = source.splitlines(keepends=True)
-    spans, texts = [], []
-    for node in ast.parse(source).body:
-        if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name) and node.targets[0].id in DECLARATIONS):
-            spans.append((node.lineno, node.end_lineno))
-            texts.append("".join(lines[node.lineno - 1:node.end_lineno]))
-    return spans, texts
-
-
-def _today_declarations(tree: Path) -> None:
-    """Give the base tree today's walker declarations (what the walk follows, never computed)."""
-    for now in sorted((REPO / "src").rglob("*.py")):
-        base = tree / now.relative_to(REPO)
-        if not base.exists():
-            continue
-        text = base.read_text(encoding="utf-8")
-        spans, _ = _declarations(text)
-        _, texts = _declarations(now.read_text(encoding="utf-8"))
-        lines = text.splitlines(keepends=True)
-        for a, b in reversed(spans):
-            del lines[a - 1:b]
-        base.write_text("".join(lines) + ("\n" if lines and not lines[-1].endswith("\n")
-                                          else "") + "".join(texts), encoding="utf-8")
-
-
-def walks_at(rev: str, specs: dict, today: bool, script: str = _WALK) -> dict:
-    """``{stage: [stage_md5s, reached]}`` of the code at ``rev``, walked by ``rev``'s walker
-    (``today=False``) or by today's walker and declarations; ``script=_HASH``: the digests of
-    the given definitions (``specs``: ``{stage: {path: names}}``) in ``rev``'s files, by
-    today's hashing."""
+def walks_at(rev: str, specs: dict, script: str = _WALK) -> dict:
+    """``script`` run in a worktree of ``rev`` on ``specs``: ``_WALK``, each stage's digest and
+    reach by ``rev``'s own walker; ``_HASH``, the digests of the given definitions in ``rev``'s
+    files by today's hashing (today's walker files copied in)."""
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "base"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(tree), rev], cwd=REPO,
                        check=True)
         try:
-            if today:
+            if script == _HASH:
                 for f in WALKER:
                     shutil.copy2(REPO / f, tree / f)
-                _today_declarations(tree)
             out = subprocess.run([sys.executable, "-c", script], cwd=tree, text=True,
                                  input=json.dumps(specs), capture_output=True,
                                  env={"PYTHONPATH": str(tree / "src"), "PATH": "/usr/bin:/bin"})
@@ -129,11 +97,6 @@ def _within(new: dict, old: dict) -> bool:
     return True
 
 
-def _entries(cmd: str) -> list[str]:
-    words = cmd.split()
-    return [words[i + 1] for i, w in enumerate(words) if w == "--entry"]
-
-
 def relock(base: str) -> dict[str, int]:
     import yaml
     from dvc.repo import Repo
@@ -141,15 +104,17 @@ def relock(base: str) -> dict[str, int]:
 
     from termweight import io
     from termweight.pipeline import codedigest
+    from termweight.pipeline.dvcyaml import digest_entries
 
     P = codedigest.STAGE_PREFIX
     stages = yaml.load((REPO / "dvc.yaml").read_text(), Loader=yaml.CSafeLoader)["stages"]
     lock = load_yaml(REPO / "dvc.lock")
-    specs = {n[len(P):]: _entries(s["cmd"]) for n, s in stages.items() if n.startswith(P)}
+    specs = {n[len(P):]: digest_entries(stages, n[len(P):]) for n in stages if n.startswith(P)}
     base_yaml = yaml.load(subprocess.run(["git", "show", f"{base}:dvc.yaml"], cwd=REPO,
                                          check=True, capture_output=True, text=True).stdout,
                           Loader=yaml.CSafeLoader)["stages"]
-    old_specs = {n[len(P):]: _entries(s["cmd"]) for n, s in base_yaml.items() if n.startswith(P)}
+    old_specs = {n[len(P):]: digest_entries(base_yaml, n[len(P):]) for n in base_yaml
+                 if n.startswith(P)}
     # every expanded stage of the new dvc.yaml: its digest's stage (the name before "@")
     new_names = {s.name for s in Repo(str(REPO)).index.stages}
     by_item: dict[str, list[str]] = {}
@@ -166,12 +131,12 @@ def relock(base: str) -> dict[str, int]:
 
     from termweight.pipeline.codedeps import parse_specs, reached
 
-    old_walk = walks_at(base, old_specs, today=False)
+    old_walk = walks_at(base, old_specs)
     # what each stage reaches NOW, hashed in the base revision's files by today's hashing: the
     # same digest means the code the stage computes with now is what its outputs were made with
     now_reached = {k: {p: None if n is None else sorted(n)
                        for p, n in reached(*parse_specs(v)).items()} for k, v in specs.items()}
-    at_base = walks_at(base, now_reached, today=True, script=_HASH)
+    at_base = walks_at(base, now_reached, _HASH)
     new_walk = {k: [at_base[k], now_reached[k]] for k in specs}
     counts = {"kept": 0, "renamed": 0, "stale": 0, "already_stale": 0, "digests_same": 0,
               "digests": 0}

@@ -94,7 +94,7 @@ def main() -> None:
     for learner, g in runs.groupby("learner"):
         if args.learners and learner not in args.learners:
             continue
-        grid = protocol.grid(learner)
+        grid = protocol.values(learner)  # the grid and its extension: its ends
         top, bottom = grid[-1], grid[0]
         at = {"top": g[np.isclose(g["value"], top)], "bottom": g[np.isclose(g["value"], bottom)]}
         rec = {"grid": list(grid), "runs": len(g),

@@ -88,7 +88,8 @@ GOOD = {"learners": ["linearsvc", "mnb"],
 
 @pytest.mark.parametrize("tuning", [
     None, {}, {"C": [0.5, 5.0], "alpha": [0.1], "folds": 4, "max_iter": 50, "tol": 0.1},
-    {"C": {"linearsvc": [1.0], "logreg": [10.0, 1000.0]}, "normalize": "none"}])
+    {"C": {"linearsvc": [1.0], "logreg": [10.0, 1000.0]}, "normalize": "none"},
+    {"C": [0.1, 1.0], "extend": {"logreg": [10.0, 100.0]}}])
 def test_the_settings_file_carries_the_whole_protocol(tuning):
     """A column rebuilds its protocol from data/benchmark/settings.json (``protocol_of``): the
     same protocol as params.yaml's ``benchmark.tuning`` gives (``Protocol.from_params``), field
@@ -111,13 +112,15 @@ def test_the_settings_file_carries_the_whole_protocol(tuning):
     if direct is None:
         assert again is None and "fit" in settings
         return
-    grids = {"C_grid", "alpha_grid", "learner_grids"}  # written as each learner's grid
+    # written as each learner's grid and extension
+    grids = {"C_grid", "alpha_grid", "learner_grids", "learner_extend"}
     assert {f.name for f in dataclasses.fields(Protocol)} - grids == {
         "normalize", "inner_folds", "max_iter", "seed", "tol"}, "write the new field to the file"
     for f in {f.name for f in dataclasses.fields(Protocol)} - grids:
         assert getattr(again, f) == getattr(direct, f), f
     for learner in params["benchmark"]["learners"]:
         assert again.grid(learner) == direct.grid(learner), learner
+        assert again.extension(learner) == direct.extension(learner), learner
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -127,6 +130,8 @@ def test_the_settings_file_carries_the_whole_protocol(tuning):
     ({"protocol": {**GOOD["protocol"], "grids": {"linearsvc": [0.1]}}}, "protocol.grids.mnb"),
     ({"protocol": {**GOOD["protocol"], "grids": {"linearsvc": [0.1], "mnb": [-1]}}},
      "protocol.grids.mnb"),
+    ({"protocol": {**GOOD["protocol"], "extend": {"linearsvc": [0]}}}, "protocol.extend.linearsvc"),
+    ({"protocol": {**GOOD["protocol"], "extend": [10.0]}}, "protocol.extend"),
 ])
 def test_the_settings_file_is_checked_when_read(tmp_path, change, message):
     from termweight.settings import protocol_of

@@ -217,3 +217,68 @@ def test_evaluate_reads_the_flags_of_a_tuned_model_without_its_coefficients(tmp_
     assert extra["converged"].tolist() == [1, 0, 1] and extra["value"][0] == 10.0
     io.save_arrays(path, coef=np.zeros((3, 4)), intercept=np.zeros(3), fitted=np.ones(3, bool))
     assert _flag_keys(path) == ("fitted",)  # a fixed-C model: fitted only
+
+
+def _separable(seed=0, n=150, d=60, k=3):
+    """Nearly separable data, where logistic regression's inner score keeps rising with C."""
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    X = rng.poisson(0.3, (n, d)).astype(float)
+    X[np.arange(n), y] += 1 + rng.poisson(0.5, n)
+    return sp.csr_matrix(X), sp.csr_matrix((np.ones(n), (np.arange(n), y)), shape=(n, k))
+
+
+def test_an_extension_is_tried_while_the_top_wins_and_scores_as_in_a_full_grid():
+    """``extend``: each value above the grid is fitted only while the largest value tried scores
+    best; the values tried score exactly as in one grid holding them all (no warm start), and
+    the choice is that grid's choice whenever the inner score rises to its peak and then falls."""
+    X, Y = _separable()
+    full = Protocol(learner_grids=(("logreg", (0.01, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4)),))
+    g_full, s_full, _ = cv_scores("logreg", X, Y, protocol=full)
+    ext = Protocol(learner_grids=(("logreg", (0.01, 0.1)),),
+                   learner_extend=(("logreg", (1.0, 10.0, 100.0, 1e3, 1e4)),))
+    g, s, _ = cv_scores("logreg", X, Y, protocol=ext)
+    assert g == g_full[:len(g)]
+    np.testing.assert_array_equal(s, s_full[:len(g)])
+    # it stopped at the first value that did not beat all before it, or at the end
+    assert all(s[i] > s[:i].max() for i in range(2, len(g) - 1))
+    assert len(g) == len(g_full) or s[-1] <= s[:-1].max()
+    peak = int(np.argmax(s_full))
+    if (np.diff(s_full[:peak + 1]) > 0).all():
+        assert fit_tuned("logreg", X, Y, protocol=ext)[4] == g_full[peak]
+
+
+def test_an_extension_costs_nothing_when_the_grid_top_loses():
+    X, Y = _separable()
+    base = Protocol(learner_grids=(("logreg", (1e3, 1e4)),))
+    g, s, _ = cv_scores("logreg", X, Y, protocol=base)
+    if s[1] > s[0]:
+        pytest.skip("the top of this grid wins here")
+    ext = Protocol(learner_grids=(("logreg", (1e3, 1e4)),), learner_extend=(("logreg", (1e5,)),))
+    assert cv_scores("logreg", X, Y, protocol=ext)[0] == (1e3, 1e4)
+
+
+def test_a_mistyped_tuning_key_or_learner_is_refused():
+    from termweight.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="extnd"):
+        Protocol.from_params({"extnd": {"logreg": [1e3]}})
+    with pytest.raises(ConfigError, match="lr"):
+        Protocol.from_params({"extend": {"lr": [1e3]}})
+    p = Protocol.from_params({"C": [0.1, 1.0], "extend": {"logreg": [0.5, 10.0, 100.0]}})
+    assert p.extension("logreg") == (10.0, 100.0) and p.extension("linearsvc") == ()
+    assert p.values("logreg") == (0.1, 1.0, 10.0, 100.0)
+
+
+def test_the_tuning_keys_are_the_schemas():
+    """``Protocol.from_params`` refuses the keys params.yaml's schema does not know, and knows
+    every key the schema allows."""
+    import yaml
+
+    from termweight.config import SCHEMA_REL
+    from termweight.learners.protocol import TUNING_KEYS
+
+    repo = __import__("pathlib").Path(__file__).resolve().parents[1]
+    schema = yaml.safe_load((repo / SCHEMA_REL).read_text())
+    tuning = schema["$defs"]["benchmark"]["properties"]["tuning"]["properties"]
+    assert set(tuning) == TUNING_KEYS

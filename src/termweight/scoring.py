@@ -230,6 +230,20 @@ def kim_or(tp, fp, fn, tn):
     return tp * tn / (fn * fp)
 
 
+def delta_idf(tp, fp, fn, tn):
+    """Delta IDF (Martineau & Finin 2009, ICWSM, "Delta TFIDF", eq. 1), smoothed, sign-blind.
+
+    ``|log2( (|P| (N_t + 0.5)) / ((P_t + 0.5) |N|) )|`` with ``P_t = tp``, ``N_t = fp``,
+    ``|P| = tp + fn``, ``|N| = fp + tn``: the paper's ``log2(|P|/P_t) - log2(|N|/N_t)`` with 0.5
+    added to the term's two document frequencies (Paltoglou & Thelwall 2010, ACL, "smoothed delta
+    idf"). The absolute value gives a valid column scale; for a linear SVM or logistic regression
+    it changes nothing (a column's sign is absorbed by its coefficient, the L2 penalty is even).
+    """
+    pos, neg = tp + fn, fp + tn
+    ratio = _div(pos * (fp + 0.5), (tp + 0.5) * neg)
+    return np.abs(np.log2(ratio, out=np.zeros_like(ratio), where=ratio > 0))
+
+
 Metric = Callable[..., np.ndarray]
 
 #: name -> (function of the cells, whether the negative-feature swap applies)
@@ -240,7 +254,7 @@ METRICS: dict[str, tuple[Metric, bool]] = {
     "power": (power, True), "probratio": (probratio, True), "pearson": (pearson, False),
     "pmi": (pmi, True), "dfreq": (dfreq, False), "rf": (rf, False),
     "kim_idf": (idf, False), "kim_chi2": (chi2, False), "kim_ig": (kim_ig, False),
-    "kim_rf": (kim_rf, False), "kim_or": (kim_or, False),
+    "kim_rf": (kim_rf, False), "kim_or": (kim_or, False), "delta_idf": (delta_idf, False),
 }
 
 #: a benchmark column runs one metric of this table (and idf): it depends on that metric's
@@ -276,6 +290,8 @@ METRIC_DESCRIPTIONS: dict[str, str] = {
               "(Kim 2016's ig, as printed)",
     "kim_rf": "ln(2 + tp / max(1, fp)) (Kim 2016's rf, natural log; Lan et al.'s rf is log2)",
     "kim_or": "tp tn / (fn fp), zero cells -> 0.5, no swap (Kim 2016's odds-ratio base weight)",
+    "delta_idf": "abs(log2(pos (fp + 0.5) / ((tp + 0.5) neg))): smoothed delta idf "
+                 "(Martineau & Finin 2009; Paltoglou & Thelwall 2010)",
 }
 
 #: Forman (2008)'s 15 scaling choices, in the paper's order.
@@ -412,20 +428,6 @@ def term_scores(name: str, X, y, combine: str = "max", scaling: bool = False):
 
 # --- the benchmark's term weightings (experiment family `benchmark`, termweight.weighting) ------
 
-def delta_idf(tp, fp, fn, tn):
-    """Delta IDF (Martineau & Finin 2009, ICWSM, "Delta TFIDF", eq. 1), smoothed, sign-blind.
-
-    ``|log2( (|P| (N_t + 0.5)) / ((P_t + 0.5) |N|) )|`` with ``P_t = tp``, ``N_t = fp``,
-    ``|P| = tp + fn``, ``|N| = fp + tn``: the paper's ``log2(|P|/P_t) - log2(|N|/N_t)`` with 0.5
-    added to the term's two document frequencies (Paltoglou & Thelwall 2010, ACL, "smoothed delta
-    idf"). The absolute value gives a valid column scale; for a linear SVM or logistic regression
-    it changes nothing (a column's sign is absorbed by its coefficient, the L2 penalty is even).
-    """
-    pos, neg = tp + fn, fp + tn
-    ratio = _div(pos * (fp + 0.5), (tp + 0.5) * neg)
-    return np.abs(np.log2(ratio, out=np.zeros_like(ratio), where=ratio > 0))
-
-
 #: lambda of tf-igm (Chen et al. 2016 recommend 5..9; 7 is their default).
 IGM_LAMBDA = 7.0
 
@@ -454,6 +456,7 @@ def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
 #: documents). ``register_weighting`` adds one: it then enters ``weightings: all``.
 WEIGHTINGS: dict[str, tuple[str, ...]] = {m: ("binary", "tf") for m in FORMAN_SCALINGS}
 WEIGHTINGS.update({m: ("ntf",) for m in KIM_BASES})
+WEIGHTINGS["delta_idf"] = ("tf",)  # Martineau & Finin (2009)'s delta idf scales TF
 
 
 def register_weighting(name: str, func: Metric, asymmetric: bool = False,
@@ -489,9 +492,6 @@ def register_weighting(name: str, func: Metric, asymmetric: bool = False,
     return func
 
 
-register_weighting("delta_idf", delta_idf, bases=("tf",),
-                   description="abs(log2(pos (fp + 0.5) / ((tp + 0.5) neg))): smoothed delta idf "
-                               "(Martineau & Finin 2009; Paltoglou & Thelwall 2010)")
 # tf-igm is not a per-(task, term) cell metric (it reads every class's frequency at once): it is
 # computed from the training statistics in the encode step (termweight.weighting.LEARNED).
 

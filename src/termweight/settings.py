@@ -67,6 +67,8 @@ def benchmark_settings(params: dict) -> dict:
     else:
         out["protocol"] = {"normalize": proto.normalize,
                            "grids": {lr: list(proto.grid(lr)) for lr in run["learners"]},
+                           "extend": {lr: list(proto.extension(lr)) for lr in run["learners"]
+                                      if proto.extension(lr)},
                            "inner_folds": proto.inner_folds, "max_iter": proto.max_iter,
                            "tol": proto.tol, "seed": proto.seed}
     return out
@@ -81,4 +83,6 @@ def protocol_of(settings: dict):
         return None
     return Protocol(normalize=p["normalize"], inner_folds=int(p["inner_folds"]),
                     max_iter=int(p["max_iter"]), tol=float(p["tol"]), seed=int(p["seed"]),
-                    learner_grids=tuple((k, tuple(map(float, v))) for k, v in p["grids"].items()))
+                    learner_grids=tuple((k, tuple(map(float, v))) for k, v in p["grids"].items()),
+                    learner_extend=tuple((k, tuple(map(float, v)))
+                                         for k, v in p.get("extend", {}).items()))

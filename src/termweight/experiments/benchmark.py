@@ -638,7 +638,7 @@ def cmd_benchmark_report(args) -> None:
 
         grid = Protocol.from_params(b.get("tuning"))
         for lr, t in tuning.items():
-            t["grid"] = [f"{v:g}" for v in grid.grid(lr)] if grid is not None else []
+            t["grid"] = [f"{v:g}" for v in grid.values(lr)] if grid is not None else []
         headline["tuning"] = tuning
     from termweight.experiments.comparisons import chosen_figure
 
@@ -840,7 +840,7 @@ def protocol_text(tuning_cfg: dict | None, tuning: dict, scores: pd.DataFrame,
     p = Protocol.from_params(tuning_cfg)
     parts = []
     for learner, t in tuning.items():
-        grid = [f"{v:g}" for v in p.grid(learner)]
+        grid = [f"{v:g}" for v in p.values(learner)]
         chosen, n = t["chosen"], t["fits"]
         mode = max(chosen, key=lambda v: (chosen[v], -float(v)))
         name = r"$\alpha$" if t["parameter"] == "alpha" else "$C$"
@@ -896,11 +896,14 @@ def learner_text(learners, C, relative: bool = False, tuning: dict | None = None
         p = Protocol.from_params(tuning)
         how = f"by {p.inner_folds}-fold inner CV"
 
-        def grid(name, values):
-            return rf" ({name} from $\{{{', '.join(f'{v:g}' for v in values)}\}}$ {how})"
+        def grid(name, lr):
+            values = ", ".join(f"{v:g}" for v in p.grid(lr))
+            ext = ", ".join(f"{v:g}" for v in p.extension(lr))
+            more = f", then {ext} while the largest value tried scores best" if ext else ""
+            return rf" ({name} from $\{{{values}\}}${more} {how})"
 
-        names = [LEARNER_NAMES.get(lr, lr) + (grid(r"$\alpha$", p.grid(lr)) if lr == "mnb" else
-                                              grid("$C$", p.grid(lr))) for lr in learners]
+        names = [LEARNER_NAMES.get(lr, lr) + grid(r"$\alpha$" if lr == "mnb" else "$C$", lr)
+                 for lr in learners]
         norm = ("; every weighted document at unit length" if p.normalize == "l2"
                 else "; raw (unnormalised) weights")
         head = ", ".join(names[:-1])

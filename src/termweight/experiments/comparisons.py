@@ -181,12 +181,13 @@ def declared(D: pd.DataFrame, runs: pd.DataFrame, learner: str, measure: str, co
             if len(keep) > 1 else (float("nan"),) * 3)
         Xa = split_matrix(runs, learner, measure, a, keep)
         Xb = split_matrix(runs, learner, measure, b, keep).reindex_like(Xa)
-        cv = (Xa.notna() & Xb.notna()).sum(axis=1)
+        both = Xa.notna() & Xb.notna()  # a split scored for both weightings
+        cv = both.sum(axis=1)
         cv_sets = cv[(cv >= 2) & (cv == cv.max())].index
         row["hier_n"] = len(cv_sets)
         if len(cv_sets) >= 2:
             # their own splits only: a fixed-split dataset's ``test`` column is not theirs
-            splits = Xa.columns[(Xa.loc[cv_sets].notna() & Xb.loc[cv_sets].notna()).all()]
+            splits = Xa.columns[both.loc[cv_sets].all()]
             row["h_a_better"], row["h_rope"], row["h_b_better"] = hierarchical_test(
                 Xa.loc[cv_sets, splits].to_numpy(), Xb.loc[cv_sets, splits].to_numpy(), rope,
                 repeats)

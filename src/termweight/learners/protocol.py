@@ -20,8 +20,10 @@ chosen on training rows, top-1 predictions for single-label corpora.
   (pang_lee_4class, tf-idf) and moves its decisions by at most 2e-3, leaving every top-1
   prediction as it was (docs/benchmark.md).
 
-Each fold's unit-length rows are built once per task and every grid value is fitted on them.
-Naive Bayes needs no
+Each fold's unit-length rows are built once per task and every grid value is fitted on them; a
+learner's ``extension`` (values above its grid) is tried one value at a time while the top value
+tried scores best (``cv_scores``), so the grid reaches the optimum where it lies above the grid and
+costs nothing where it does not. Naive Bayes needs no
 fit per value: its class-conditional term totals are one sparse product per fold for all tasks,
 and each alpha is a closed-form smoothing of them.
 """
@@ -46,6 +48,8 @@ DEFAULT_MAX_ITER = 10000
 #: liblinear's stopping tolerance in the tuned protocol (scikit-learn's default 1e-4; LIBLINEAR's
 #: own default for its dual solvers 0.1)
 DEFAULT_TOL = 1e-2
+#: the keys of params.yaml's ``benchmark.tuning`` (``Protocol.from_params``)
+TUNING_KEYS = frozenset({"normalize", "C", "extend", "alpha", "folds", "max_iter", "tol"})
 
 
 @dataclass(frozen=True)
@@ -62,29 +66,58 @@ class Protocol:
     seed: int = 0
     tol: float = DEFAULT_TOL
     learner_grids: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    learner_extend: tuple[tuple[str, tuple[float, ...]], ...] = ()
 
     def grid(self, learner: str) -> tuple[float, ...]:
-        """The values tried for ``learner``, ascending: its own grid, else alpha for ``mnb``
-        and C otherwise."""
+        """The values always tried for ``learner``, ascending: its own grid, else alpha for
+        ``mnb`` and C otherwise."""
         own = dict(self.learner_grids).get(learner)
         if own is not None:
             return tuple(sorted(own))
         return tuple(sorted(self.alpha_grid if learner == "mnb" else self.C_grid))
 
+    def extension(self, learner: str) -> tuple[float, ...]:
+        """Values above the grid, ascending, each tried only while the last value tried scores
+        best so far (strictly): the grid grows where its top is still the optimum."""
+        top = max(self.grid(learner))
+        return tuple(v for v in sorted(dict(self.learner_extend).get(learner, ())) if v > top)
+
+    def values(self, learner: str) -> tuple[float, ...]:
+        """Every value ``learner`` may be tuned to: the grid, then its extension."""
+        return self.grid(learner) + self.extension(learner)
+
     @classmethod
     def from_params(cls, section: dict | None, seed: int = 0) -> Protocol | None:
         """The ``benchmark.tuning`` section of params.yaml (None: the fixed-C protocol). Its
-        ``C`` is one grid for both linear learners or a mapping ``{learner: grid}``."""
+        ``C`` is one grid for both linear learners or a mapping ``{learner: grid}``; ``extend``
+        maps a learner to the values tried above its grid while its top keeps winning."""
         if not section:
             return None
+        unknown = sorted(set(section) - TUNING_KEYS)
+        if unknown:
+            from termweight.errors import ConfigError
+
+            raise ConfigError(f"benchmark.tuning: unknown key(s) {', '.join(map(str, unknown))}; "
+                              f"known: {', '.join(sorted(TUNING_KEYS))}")
+        learners = set(LEARNERS)
+        for key in ("C", "extend"):
+            v = section.get(key)
+            bad = sorted(set(v) - learners) if isinstance(v, dict) else []
+            if bad:
+                from termweight.errors import ConfigError
+
+                raise ConfigError(f"benchmark.tuning.{key}: unknown learner(s) {', '.join(bad)}; "
+                                  f"known: {', '.join(sorted(learners))}")
         C = section.get("C", DEFAULT_C_GRID)
         own = tuple((k, tuple(map(float, v))) for k, v in C.items()) if isinstance(C, dict) else ()
+        ext = tuple((k, tuple(map(float, v))) for k, v in (section.get("extend") or {}).items())
         return cls(normalize=section.get("normalize", "l2"),
                    C_grid=DEFAULT_C_GRID if own else tuple(map(float, C)),
                    alpha_grid=tuple(map(float, section.get("alpha", DEFAULT_ALPHA_GRID))),
                    inner_folds=int(section.get("folds", 3)),
                    max_iter=int(section.get("max_iter", DEFAULT_MAX_ITER)), seed=seed,
-                   tol=float(section.get("tol", DEFAULT_TOL)), learner_grids=own)
+                   tol=float(section.get("tol", DEFAULT_TOL)), learner_grids=own,
+                   learner_extend=ext)
 
 
 def task_norms(X, col_weights=None) -> np.ndarray:
@@ -337,7 +370,6 @@ def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protoco
     ``col_weights``, which leaks the validation labels into a supervised weighting."""
     L = _labels(Y)
     single = is_single_label(L)
-    grid = protocol.grid(learner)
     folds = inner_folds(Y, protocol.inner_folds, protocol.seed)
     if fold_encoder is None:
         if col_weights is not None:
@@ -345,13 +377,35 @@ def cv_scores(learner: str, X, Y, col_weights=None, protocol: Protocol = Protoco
                           "their validation rows included: pass fold_encoder", FoldLeakageWarning,
                           stacklevel=2)
         fold_encoder = _fixed_rows(X, col_weights)
-    D, unconverged = _fold_decisions(learner, L, protocol, grid, folds, fold_encoder)
-    scores = np.zeros(len(grid))
-    for f, (_, va) in enumerate(folds):
-        for i in range(len(grid)):
-            pred = top1(D[f][i]) if single else (D[f][i] > 0).astype(np.uint8)
-            scores[i] += macro_f1(L[va], pred) / len(folds)
-    return grid, scores, unconverged
+    encoded = {}  # each fold encoded once, also when the grid is extended
+
+    def rows(tr, va):
+        key = (tr.tobytes(), va.tobytes())
+        if key not in encoded:
+            encoded[key] = fold_encoder(tr, va)
+        return encoded[key]
+
+    def score(values) -> tuple[list[float], int]:
+        D, unconverged = _fold_decisions(learner, L, protocol, values, folds, rows)
+        out = np.zeros(len(values))
+        for f, (_, va) in enumerate(folds):
+            for i in range(len(values)):
+                pred = top1(D[f][i]) if single else (D[f][i] > 0).astype(np.uint8)
+                out[i] += macro_f1(L[va], pred) / len(folds)
+        return list(out), unconverged
+
+    grid = list(protocol.grid(learner))
+    scores, unconverged = score(grid)
+    # every fit is independent of the others (no warm start): a value tried in a later round
+    # gets the numbers it would get in the first
+    for value in protocol.extension(learner):
+        if len(scores) > 1 and scores[-1] <= max(scores[:-1]):
+            break
+        more, n = score([value])
+        grid.append(value)
+        scores += more
+        unconverged += n
+    return tuple(grid), np.asarray(scores), unconverged
 
 
 def fit_tuned(learner: str, X, Y, col_weights=None, protocol: Protocol = Protocol(),
@@ -360,7 +414,7 @@ def fit_tuned(learner: str, X, Y, col_weights=None, protocol: Protocol = Protoco
     ``(coef, intercept, fitted, converged, value, inner_unconverged)``. Ties: the smaller
     value (stronger regularisation); a one-value grid is that value, without inner fits.
     ``fold_encoder``: as ``cv_scores`` (the inner folds' own encodings)."""
-    if len(protocol.grid(learner)) == 1:  # nothing to choose: no inner fits
+    if len(protocol.values(learner)) == 1:  # nothing to choose: no inner fits
         value, inner_unconverged = float(protocol.grid(learner)[0]), 0
     else:
         grid, scores, inner_unconverged = cv_scores(learner, X, Y, col_weights, protocol,

@@ -145,6 +145,14 @@ def read_settings(path) -> dict:
             if not (isinstance(g, list) and g and all(
                     isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in g)):
                 raise DataError(path, f"key 'protocol.grids.{lr}': must be positive numbers")
+        ext = p.get("extend", {})
+        if not isinstance(ext, dict):
+            raise DataError(path, "key 'protocol.extend': must map learners to values")
+        for lr, g in ext.items():
+            if lr not in s["learners"] or not (isinstance(g, list) and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in g)):
+                raise DataError(path, f"key 'protocol.extend.{lr}': must be positive numbers "
+                                      "of one of the learners")
     elif not (isinstance(s["fit"], dict) and isinstance(s["fit"].get("C"), (int, float))):
         raise DataError(path, "key 'fit.C': must be a number")
     return s

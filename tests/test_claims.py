@@ -107,6 +107,20 @@ def test_readme_and_pdf_show_the_tally_per_paper(tmp_path, repo):
     assert forman.split(" | ")[1] == "-"  # ran, but no claims list
     tex = report.claims_section(reports)
     assert r"\label{tab:kim-claims}" in tex and "No claims assessed" in tex
+    # the decision rules once per paper with claims, after its table
+    assert tex.count("verdicts are decided.}") == 1
+    assert tex.index("verdicts are decided.}") > tex.index(r"\label{tab:kim-claims}")
+
+
+def test_every_paper_states_its_decision_rules_once():
+    """Each paper's declaration carries the rules of its verdicts (shown once under its claims
+    table), naming its test and what 'inconclusive' or equivalence means for it."""
+    from termweight.experiments.papers import papers
+
+    for name, paper in papers().items():
+        rules = paper.claim_rules
+        assert rules and rules.isascii(), name
+        assert "reproduced" in rules and ("test" in rules or "TOST" in rules), name
 
 
 def test_a_bad_claims_list_in_a_metrics_file_names_the_file(tmp_path, repo):

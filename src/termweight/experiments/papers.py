@@ -54,6 +54,9 @@ class Paper:
     headlines: Callable[[dict], list[Headline]] | None = None
     #: (headline, our metrics JSON) -> our value, where the generic lookup finds none
     reproduced: Callable[[Headline, dict], object] | None = None
+    #: how its claims' verdicts are decided, once for the paper (plain text): the report prints
+    #: it under the paper's claims table, its docs page under the Markdown one
+    claim_rules: str = ""
     module: str = ""  # set by ``declare``
 
     @property

@@ -266,6 +266,10 @@ def claims_section(reports: Path) -> str:
             lines.append(rf"\paragraph{{{title}}} No claims assessed (not run).")
         else:
             lines.append(claims.latex_table(title, rows, f"tab:{paper}-claims"))
+            rules = papers()[paper].claim_rules
+            if rules:  # once per paper, not in every claim's test
+                lines.append(r"\paragraph{How " + title + r"'s verdicts are decided.} "
+                             + claims.tex_escape(rules) + "\n")
     return "\n".join(lines) + "\n"
 
 
@@ -326,9 +330,11 @@ def cmd_report_summary(args) -> None:
     if args.docs:
         for paper, rows in paper_claims(Path(args.reports)).items():
             page = Path(args.docs) / f"{paper}.md"
+            rules = papers()[paper].claim_rules
             body = ("No claims assessed yet (the paper's experiment has not run).\n" if rows is None
                     else f"Claims reproduced: {claims.tally_text(rows)}.\n\n"
-                    + claims.markdown_table(rows))
+                    + claims.markdown_table(rows)
+                    + (f"\nHow the verdicts are decided: {rules}\n" if rules else ""))
             _replace_block(page, DOCS_BEGIN, DOCS_END, body, args.check,
                            "python -m termweight report-summary --docs docs/papers")
 

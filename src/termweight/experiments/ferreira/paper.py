@@ -14,4 +14,14 @@ PAPER = declare_paper(Paper(
     name="ferreira", title="Ferreira \\& Figueiredo (2010)", order=50,
     description="Ferreira & Figueiredo (2010): l0-norm feature selection against Fisher, random "
                 "projection, MIM, CMIM",
-    readme_rows=("Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)")))
+    readme_rows=("Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)"),
+    claim_rules=(
+        "A curve is summarised per replication by its mean test error over the grid of m; two "
+        "methods are compared by the paired two-tailed t-test over the 10 replications, "
+        "Holm-adjusted within a claim (alpha 0.05). 'About the same', 'competitive' and "
+        "'similar' are equivalence claims, tested by TOST within 1 point of error; 'adequate' "
+        "and 'as good as' are non-inferiority claims, tested one-sided with the same margin. A "
+        "claim over several cells (datasets, learners) is reproduced if it holds (significant, "
+        "equivalent or non-inferior as it asserts) in every cell, partly if in at least one, "
+        "not reproduced if in none. A count claim is reproduced if every published number equals "
+        "ours at its printed precision, partly if some do.")))

@@ -31,4 +31,17 @@ PAPER = declare_paper(Paper(
     description="Forman (2008): BNS feature scaling against TF-IDF and 13 other metrics, linear SVM",
     readme_rows=("bns_vs_tfidf_accuracy_gain_pct", "bns_vs_tfidf_f1_gain_pct",
                  "best_representation"),
-    headlines=_published_headlines))
+    headlines=_published_headlines,
+    claim_rules=(
+        "The unit of analysis is the task (one class of one dataset): the 8 seeds of a task are "
+        "averaged first, then representations are compared by the paired two-tailed t-test over "
+        "the tasks (alpha 0.05), on the learner closest to the paper's (SMO: libsvm, linear "
+        "kernel, C = 1). A claimed gain of a given size is reproduced if ours is positive, "
+        "significant and its 95% interval holds the published gain, partly if significant but "
+        "the interval excludes it, inconclusive if not significant with an interval holding both "
+        "0 and the published gain, else not reproduced. A claimed sign is reproduced if ours has "
+        "it significantly, partly if it has it without significance, else not reproduced. A "
+        "claim over several cells is reproduced if it holds significantly in all, not reproduced "
+        "if any cell is significantly reversed or none holds, else partly. 'Best' claims: "
+        "reproduced if first and better than the runner-up at the paper's p < 0.01, partly if "
+        "first without that, or second and not significantly worse.")))

@@ -37,4 +37,16 @@ PAPER = declare_paper(Paper(
     name="kim", title="Kim (2016)", order=40,
     description="Kim (2016): combining supervised term weightings, mix-ch and mini-max",
     readme_rows=("r8/mix-ch/micro_f", "webkb/mix-ch/micro_f", "news20/mix-ch/micro_f"),
-    headlines=_published_headlines, reproduced=_reproduced))
+    headlines=_published_headlines, reproduced=_reproduced,
+    claim_rules=(
+        "Methods are compared by micro-F over the 10 random stratified 50/50 splits (the paired "
+        "t-test over splits, alpha 0.05). The paper reports no test, so 'A outperforms B' is a "
+        "claim about a direction judged against the paper's own margin: reproduced if our A - B "
+        "is positive with p < 0.05, not reproduced if negative with p < 0.05 or if, with "
+        "p >= 0.05, the one-sided 95% bound excludes a difference as large as the paper's; "
+        "inconclusive when 2.80 standard errors (the difference detectable with 80% power) "
+        "exceed the paper's margin; else partly. A combination is compared with OUR best single "
+        "weighting, as the paper compares with its. 'rf is best' is reproduced if rf has the "
+        "highest mean, partly if not but not significantly below the best. 'No single best' is "
+        "reproduced if every weighting is significantly below the best on some dataset, not "
+        "reproduced if one is best everywhere, else inconclusive.")))

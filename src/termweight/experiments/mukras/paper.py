@@ -39,4 +39,14 @@ PAPER = declare_paper(Paper(
     name="mukras", title="Mukras et al.\\ (2007)", order=20,
     description="Mukras et al. (2007): Information Gain with probability re-distribution, ordinal "
                 "classes",
-    readme_rows=("nb/prp_change_pct/350-3000",), headlines=_published_headlines))
+    readme_rows=("nb/prp_change_pct/350-3000",), headlines=_published_headlines,
+    claim_rules=(
+        "Each substitute dataset is tested on its own (their MSE scales differ): the paired "
+        "t-test over the cross-validation folds of the mean MSE over a range of k, Holm-adjusted "
+        "within a claim, alpha 0.05. A claimed improvement is reproduced if significant on every "
+        "dataset, partly if on at least one and significantly reversed on none, else not "
+        "reproduced. A claim of no difference or no response is tested for equivalence (TOST, "
+        "paired) within the smallest NB change the paper itself calls significant: reproduced "
+        "if every dataset is shown equivalent, not reproduced if any differs significantly, "
+        "inconclusive otherwise (not significant is not the same as equivalent). A claim that "
+        "cannot be built on these substitutes (the data fix the result) is not testable.")))

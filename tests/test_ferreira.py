@@ -269,6 +269,20 @@ def test_ferreira_adequate_is_one_sided_small_difference_two_sided():
     assert v["tdi_as_good_as_td"] in ("partly", "inconclusive")
 
 
+@pytest.mark.parametrize(("entropy_gain", "want"), [
+    (0.0, "reproduced"), (-0.03, "reproduced"), (0.03, "not reproduced")])
+def test_criterion_4_not_better_than_r_is_one_sided(entropy_gain, want):
+    """Sec. 3.2: criterion (4) "doesn't lead to better results than r_i": non-superiority of (4)
+    within the margin; (4) much worse still holds it, (4) better by 3 points flips it."""
+    f = _claim_frame()
+    m2 = f[(f.method == "method2")].copy()
+    m2["method"] = "method2_entropy"
+    m2["error"] -= entropy_gain
+    v, _ = _fverdicts(pd.concat([f, m2]))
+    assert v["entropy_not_better_than_r"] == want
+    assert _fverdicts(f)[0]["entropy_not_better_than_r"] == "not testable"  # not run
+
+
 def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
     pub = json.loads(F.PUBLISHED.read_text())
     idx = {"svmlight_example1": {

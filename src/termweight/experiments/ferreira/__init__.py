@@ -54,7 +54,7 @@ log = logging.getLogger("termweight.ferreira")
 
 PUBLISHED = Path(__file__).with_name("published.json")
 
-TD_METHODS = ("method1", "method2", "fisher", "rp_paper", "rp_achlioptas")
+TD_METHODS = ("method1", "method2", "method2_entropy", "fisher", "rp_paper", "rp_achlioptas")
 TDI_METHODS = ("method1", "method2", "mim", "cmim")
 MULTICLASS_METHODS = ("method1", "method2", "method2_entropy", "ig", "chi2")
 CLASSIFIERS = ("svm", "modest")
@@ -62,7 +62,7 @@ CLASSIFIERS = ("svm", "modest")
 LABELS = {
     "method1": "Method 1", "method2": "Method 2", "fisher": "Fisher ratio",
     "rp_paper": "RP (paper scale)", "rp_achlioptas": "RP (Achlioptas scale)",
-    "mim": "MIM", "cmim": "CMIM", "method2_entropy": "Method 2 (entropy, eq. 5)",
+    "mim": "MIM", "cmim": "CMIM", "method2_entropy": "Method 2 (entropy, eq. 4/5)",
     "ig": "IG", "chi2": "Chi2 (max)", "all": "all features",
     "svm": "linear SVM", "modest": "Modest AdaBoost",
     "spambase": "Spam", "svmlight_example1": "Example1", "dexter": "Dexter",

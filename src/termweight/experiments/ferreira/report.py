@@ -743,6 +743,39 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                 verdict=v, cause="" if v == "reproduced" else
                 "the error does not fall significantly with m: unexplained")
 
+    # 8b. criterion (4), the negative entropy, "doesn't lead to better results than r_i" (Sec.
+    # 3.2): a claim of non-superiority, one-sided within the margin, per dataset x classifier
+    res = []
+    for d in dsets:
+        for c in cfg["datasets"][d].get("classifiers", CLASSIFIERS):
+            r = _paired(_per_rep(frame, d, c, "td", "method2"),
+                        _per_rep(frame, d, c, "td", "method2_entropy"))
+            if r is not None:
+                res.append((f"{LABELS.get(d, d)} {c}", r))
+    # no cell run: an empty result, which ``add`` makes "not testable"
+    n_ok = sum(r["noninf"] < alpha for _, r in res)
+    better = [lab for lab, r in res if r["inferior"] < alpha]
+    v = ("not reproduced" if better else "reproduced" if n_ok == len(res)
+         else "partly" if n_ok else "inconclusive")
+    undecided = [lab for lab, r in res if r["noninf"] >= alpha and r["inferior"] >= alpha]
+    add(id="entropy_not_better_than_r",
+        claim="The negative-entropy criterion (4) does not lead to better results than r_i "
+              "(3), so the paper set it aside",
+        where="Sec. 3.2",
+        published="",
+        test=f"TD, Method 2 ranked by r_i (3) minus ranked by criterion (4), error averaged "
+             f"over the m grid, per dataset x classifier; 'not better' is one-sided: "
+             f"non-superiority of (4) within {100 * MARGIN:g} point (H0: (4)'s error at least "
+             f"{100 * MARGIN:g} point below r_i's; one-sided paired t-test over {reps_n} "
+             "replications); not reproduced if (4) is shown better by more than the margin",
+        result=(f"(4) not better in {n_ok} of {len(res)}: " + "; ".join(
+            _s(lab, r, noninf=True) for lab, r in res)) if res else "",
+        verdict=v, cause="" if v == "reproduced" else
+        f"criterion (4) shown better than r_i by more than {100 * MARGIN:g} point in "
+        f"{', '.join(better)}: unexplained" if better else
+        f"undecided in {', '.join(undecided)}: neither shown within {100 * MARGIN:g} point "
+        f"nor shown better by more ({reps_n} replications are too few to tell there)")
+
     # 9. TD and TDI: "a small difference" on Spam (equivalence), "adequate" everywhere (one-sided)
     def td_tdi(names):
         res = []

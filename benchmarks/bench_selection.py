@@ -8,6 +8,15 @@ X, Y); its ``train`` rows when the corpus has a predefined split, else all rows.
 Writes wall times to ``benchmarks/results/selection.json`` (atomic) and prints a table::
 
     .venv/bin/python benchmarks/bench_selection.py [--real DIR] [--m 2200] [--repeat 3] [--eager]
+
+``--ferreira`` adds Fisher's ratio and the random projection (fit + transform) and takes several
+``--real`` corpora: Ferreira & Figueiredo's claim that Methods 1 and 2 have cheaper
+implementations than Fisher's ratio, random projections and mutual information (Sec. 5), read by
+``ferreira-collect --timings`` (its claims)::
+
+    .venv/bin/python benchmarks/bench_selection.py --ferreira --repeat 30 \
+        --real data/corpus/spambase data/corpus/svmlight_example1 data/corpus/dexter \
+        --out benchmarks/results/selection_ferreira.json
 """
 
 from __future__ import annotations
@@ -22,7 +31,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from termweight import io
-from termweight.selection import CMIM, MIM, L0Supervised, L0Unsupervised
+from termweight.selection import (
+    CMIM,
+    MIM,
+    AchlioptasProjection,
+    FisherRatio,
+    L0Supervised,
+    L0Unsupervised,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results" / "selection.json"
 
@@ -52,12 +68,15 @@ def load_real(directory):
     return sp.csr_array(corpus.X)[rows], corpus.labels[rows], corpus.name
 
 
-def timed(make, X, y, repeat):
-    """Best-of-``repeat`` wall and CPU (process) seconds of ``make().fit(X, y)``."""
+def timed(make, X, y, repeat, transform=False):
+    """Best-of-``repeat`` wall and CPU (process) seconds of ``make().fit(X, y)`` (and of
+    ``.transform(X)`` with ``transform``: a projection's cost is its product)."""
     wall, cpu, est = np.inf, np.inf, None
     for _ in range(repeat):
         w0, c0 = time.perf_counter(), time.process_time()
         est = make().fit(X, y)
+        if transform:
+            est.transform(X)
         wall = min(wall, time.perf_counter() - w0)
         cpu = min(cpu, time.process_time() - c0)
     return wall, cpu, est
@@ -65,15 +84,23 @@ def timed(make, X, y, repeat):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--real", help="corpus directory (Corpus.save) instead of synthetic data")
+    ap.add_argument("--real", nargs="+",
+                    help="corpus directories (Corpus.save) instead of synthetic data (several "
+                         "with --ferreira)")
     ap.add_argument("--m", type=int, default=2200)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--eager", action="store_true", help="also time the non-lazy CMIM")
+    ap.add_argument("--ferreira", action="store_true",
+                    help="also Fisher's ratio and the random projection (fit + transform): "
+                         "Ferreira & Figueiredo's claim that Methods 1 and 2 are cheaper")
     ap.add_argument("--out", default=str(RESULTS))
     args = ap.parse_args(argv)
-
+    if args.ferreira:
+        return ferreira(args)
+    if args.real and len(args.real) > 1:
+        ap.error("several --real corpora need --ferreira")
     if args.real:
-        X, y, name = load_real(args.real)
+        X, y, name = load_real(args.real[0])
     else:
         X, y = dexter_like()
         name = "synthetic-dexter(seed=0)"
@@ -84,11 +111,17 @@ def main(argv=None):
         methods.append(("CMIM eager", lambda: CMIM(args.m, lazy=False)))
     methods += [("MIM", lambda: MIM(args.m)), ("Method 1", lambda: L0Unsupervised(args.m)),
                 ("Method 2", lambda: L0Supervised(args.m))]
+    if args.ferreira:
+        methods += [("Fisher", lambda: FisherRatio(args.m)),
+                    ("RP", lambda: AchlioptasProjection(m=args.m, random_state=0))]
     picks = {}
     for label, make in methods:
-        seconds, cpu, est = timed(make, X, y, args.repeat)
-        picks[label] = est.selected_
-        rows.append({"method": label, "m": args.m, "selected": int(est.selected_.size),
+        seconds, cpu, est = timed(make, X, y, args.repeat, transform=label == "RP")
+        selected = getattr(est, "selected_", None)
+        if selected is not None:
+            picks[label] = selected
+        rows.append({"method": label, "m": args.m,
+                     "selected": int(selected.size if selected is not None else args.m),
                      "seconds": round(seconds, 4), "cpu_seconds": round(cpu, 4)})
     if "CMIM eager" in picks:
         assert np.array_equal(picks["CMIM lazy"], picks["CMIM eager"]), "lazy != eager picks"
@@ -111,6 +144,55 @@ def main(argv=None):
               f" {r['cpu_seconds']:>9.3f}")
     print(f"(load average {result['load_average_1min']} on {os.cpu_count()} CPUs)")
     return result
+
+
+def time_methods(X, y, m: int, repeat: int, ferreira: bool = False,
+                 eager: bool = False) -> list[dict]:
+    """One row per method: best-of-``repeat`` wall and CPU seconds selecting ``m`` features."""
+    methods = [("CMIM lazy", lambda: CMIM(m, lazy=True))]
+    if eager:
+        methods.append(("CMIM eager", lambda: CMIM(m, lazy=False)))
+    methods += [("MIM", lambda: MIM(m)), ("Method 1", lambda: L0Unsupervised(m)),
+                ("Method 2", lambda: L0Supervised(m))]
+    if ferreira:
+        methods += [("Fisher", lambda: FisherRatio(m)),
+                    ("RP", lambda: AchlioptasProjection(m=m, random_state=0))]
+    rows = []
+    for label, make in methods:
+        seconds, cpu, est = timed(make, X, y, repeat, transform=label == "RP")
+        rows.append({"method": label, "m": m, "seconds": round(seconds, 6),
+                     "cpu_seconds": round(cpu, 6)})
+    return rows
+
+
+def ferreira(args) -> dict:
+    """``--ferreira``: every method on each ``--real`` corpus at m = min(``--m``, half its
+    features), in one file."""
+    import subprocess
+
+    if not args.real:
+        raise SystemExit("--ferreira needs --real corpus directories")
+    out = {"what": "CPU and wall seconds (best of repeat, one process) of each selection "
+                   "method's fit (RP: fit + transform) on the training rows: Ferreira & "
+                   "Figueiredo's claim that Methods 1 and 2 are cheaper (Sec. 5)",
+           "date": time.strftime("%Y-%m-%d"), "repeat": args.repeat,
+           "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], text=True,
+                                    capture_output=True, cwd=Path(__file__).parent).stdout.strip(),
+           "cpu_count": os.cpu_count(),
+           "machine": {"python": platform.python_version(), "processor": platform.machine(),
+                       "numpy": np.__version__},
+           "datasets": {}}
+    for directory in args.real:
+        X, y, name = load_real(directory)
+        m = max(1, min(args.m, X.shape[1] // 2))
+        out["datasets"][name] = {"n_docs": int(X.shape[0]), "n_features": int(X.shape[1]),
+                                 "nnz": int(X.nnz), "m": m,
+                                 "load_average_1min": round(os.getloadavg()[0], 2),
+                                 "results": time_methods(X, y, m, args.repeat, ferreira=True)}
+        for r in out["datasets"][name]["results"]:
+            print(f"{name:<18} {r['method']:<10} m={m:<6} cpu {r['cpu_seconds']:.6f} s")
+    io.write_json(args.out, out)
+    return out
 
 
 if __name__ == "__main__":

@@ -310,3 +310,30 @@ def test_ferreira_claims_on_a_tiny_grid():
     v, _ = _fverdicts(f[f.m.isin([10, 54])])
     assert v["spam_method1_like_fisher"] == "not testable"
     assert v["spam_method2_beats_method1"] == "reproduced"
+
+
+def _timings(tmp_path, **cpu):
+    base = {"Method 1": 0.001, "Method 2": 0.0015, "Fisher": 0.0025, "RP": 0.5, "MIM": 0.003,
+            "CMIM lazy": 0.8}
+    base.update(cpu)
+    path = tmp_path / "timings.json"
+    path.write_text(json.dumps({"datasets": {"dexter": {"results": [
+        {"method": k, "cpu_seconds": v} for k, v in base.items()]}}}))
+    return path
+
+
+def test_the_cost_claim_reads_measured_seconds_and_flips(tmp_path):
+    """Sec. 5's 'cheaper implementations': Methods 1 and 2 against Fisher, RP, MIM and CMIM by
+    measured CPU seconds; one comparison near a tie makes it partly, one dearer not reproduced,
+    no timings not testable; a damaged file is one error naming it."""
+    from termweight.errors import DataError
+
+    assert R.cost_claim(R.read_timings(_timings(tmp_path)))["verdict"] == "reproduced"
+    assert R.cost_claim(R.read_timings(_timings(tmp_path, MIM=0.0016)))["verdict"] == "partly"
+    assert R.cost_claim(R.read_timings(_timings(tmp_path, MIM=0.001)))["verdict"] == \
+        "not reproduced"
+    assert R.cost_claim(None)["verdict"] == "not testable"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"datasets": {"dexter": {"results": [{"method": "RP"}]}}}))
+    with pytest.raises(DataError, match=r"bad\.json.*datasets\.dexter\.results\[0\]"):
+        R.read_timings(bad)

@@ -106,8 +106,10 @@ def cmd_collect(args) -> None:
         if dexter_l0 is not None:
             out["headline"]["Table 1 Dexter test mean l0"] = round(dexter_l0, 4)
         indexes = {d: io.read_json(args.index.format(dataset=d)) for d in cfg["datasets"]}
+        timings = read_timings(args.timings) if args.timings else None
         out["claims"], out["gaps"] = assess_claims(frame, cfg, indexes,
-                                                   io.read_json(args.published), dexter_l0)
+                                                   io.read_json(args.published), dexter_l0,
+                                                   timings=timings)
     if args.multiclass:
         mc = io.read_table(args.multiclass)
         mc_best = {}
@@ -454,8 +456,83 @@ def _holm_hits(res, sign: int, alpha: float) -> tuple[np.ndarray, int]:
     return ph, sum(r["diff"] * sign > 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
 
 
+#: ours / theirs CPU seconds below which a method counts as cheaper (above 1 / CHEAPER: dearer;
+#: between: about the same, within a timer's run-to-run spread)
+CHEAPER = 0.8
+#: the paper's "cheaper" comparisons: its methods against Fisher, RP and the MI methods
+OURS_COST, THEIRS_COST = ("Method 1", "Method 2"), ("Fisher", "RP", "MIM", "CMIM lazy")
+
+
+def read_timings(path) -> dict:
+    """``bench_selection.py --ferreira``'s file, checked: ``{dataset: {method: cpu seconds}}``;
+    a ``DataError`` naming the file and key otherwise."""
+    from termweight.errors import DataError
+
+    raw = io.read_json_object(path)
+    if not isinstance(raw.get("datasets"), dict) or not raw["datasets"]:
+        raise DataError(path, "key 'datasets': must map datasets to their timings")
+    out = {}
+    for name, d in raw["datasets"].items():
+        rows = d.get("results") if isinstance(d, dict) else None
+        if not isinstance(rows, list):
+            raise DataError(path, f"key 'datasets.{name}.results': must be a list")
+        out[name] = {}
+        for i, r in enumerate(rows):
+            ok = (isinstance(r, dict) and isinstance(r.get("method"), str)
+                  and isinstance(r.get("cpu_seconds"), int | float)
+                  and not isinstance(r.get("cpu_seconds"), bool) and r["cpu_seconds"] >= 0)
+            if not ok:
+                raise DataError(path, f"key 'datasets.{name}.results[{i}]': needs a method and "
+                                      "cpu_seconds >= 0")
+            out[name][r["method"]] = float(r["cpu_seconds"])
+    return out
+
+
+def cost_claim(timings: dict | None) -> dict:
+    """Sec. 5: "The proposed methods ... have cheaper implementations than the Fisher ratio,
+    random projections, and the information-theoretic methods based on mutual information": per
+    dataset, each of Methods 1 and 2 against each of Fisher, RP (fit + transform), MIM and CMIM
+    by measured CPU seconds; cheaper below ``CHEAPER`` times theirs, dearer above its inverse.
+    ``count_verdict`` over those cells (any dearer: not reproduced)."""
+    from termweight.experiments.claims import count_verdict
+
+    kw = dict(id="cheaper_than_fisher_rp_mi",
+              claim="The proposed methods have cheaper implementations than the Fisher ratio, "
+                    "random projections, and the methods based on mutual information",
+              where="Sec. 5", published="")
+    if not timings:
+        return dict(kw, test="measured seconds of each method", result="not run",
+                    verdict="not testable",
+                    cause="no timings given (benchmarks/bench_selection.py --ferreira)")
+    cells, parts, dearer = 0, [], []
+    cheap = 0
+    for name, t in timings.items():
+        pairs = [(o, x) for o in OURS_COST for x in THEIRS_COST if o in t and x in t]
+        for o, x in pairs:
+            ratio = t[o] / t[x] if t[x] > 0 else float("inf")
+            cells += 1
+            cheap += ratio < CHEAPER
+            if ratio > 1 / CHEAPER:
+                dearer.append(f"{name} {o} vs {x}")
+        if pairs:
+            parts.append(f"{name}: " + ", ".join(f"{m} {1000 * t[m]:.2f} ms"
+                                                 for m in (*OURS_COST, *THEIRS_COST) if m in t))
+    v = count_verdict(cheap, cells, len(dearer))
+    return dict(kw, test=f"CPU seconds (best of repeated fits in one process; RP fit + "
+                         f"transform) of Methods 1 and 2 against Fisher's ratio, RP, MIM and "
+                         f"CMIM on each dataset's rows; cheaper: below {CHEAPER:g} times theirs, "
+                         f"dearer: above {1 / CHEAPER:g} times",
+                result=f"cheaper in {cheap} of {cells}: " + "; ".join(parts),
+                verdict=v, cause="" if v == "reproduced" else
+                f"dearer in {', '.join(dearer)}" if dearer else
+                f"about the same cost in {cells - cheap} of {cells} comparisons (within "
+                f"{1 / CHEAPER:g}x): these methods, Fisher's ratio and MIM all take one pass over "
+                "the nonzeros")
+
+
 def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict,
-                  dexter_test_l0: float | None = None, alpha: float = 0.05):
+                  dexter_test_l0: float | None = None, alpha: float = 0.05,
+                  timings: dict | None = None):
     """The paper's claims tested on our replications: ``(claims, gaps)``.
 
     ``frame``: every test error (``ferreira-collect``'s all_errors); ``indexes``: dataset -> its
@@ -948,6 +1025,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
             test="mean over the 20,000 features of the number of the 2,000 unlabelled rows of "
                  "dexter_test.data in which each occurs (no labels needed)",
             result=res, verdict=v, cause=cause)
+    add(**cost_claim(timings))
     return claims, gaps
 
 
@@ -967,6 +1045,8 @@ def register(sub) -> None:
     p.add_argument("--published", default=str(PUBLISHED), help="the paper's numbers (claims)")
     p.add_argument("--dexter-test", help="raw Dexter directory (dexter_test.data): Table 1's "
                    "test mean l0, which needs no labels")
+    p.add_argument("--timings", help="benchmarks/bench_selection.py --ferreira's JSON: each "
+                   "method's measured seconds (the claim that Methods 1 and 2 are cheaper)")
     p.add_argument("--out-errors", required=True)
     p.add_argument("--out-summary", required=True)
     p.add_argument("--out-json", required=True)

@@ -168,6 +168,12 @@ def test_pang_lee(load):
     assert len(rhodes.doc_ids) == 1770
     assert _class_sizes(rhodes) == {"0": 191, "1": 526, "2": 766, "3": 287}
     assert rhodes.doc_ids[0] == "Steve+Rhodes/11790" and rhodes.labels[0] == ["0"]
+    five = load("pang_lee_5class")  # cut from the ratings: 500 per class can be drawn
+    assert five.ordinal and five.classes == ["0", "1", "2", "3", "4"]
+    assert _class_sizes(five) == {"0": 615, "1": 642, "2": 911, "3": 944, "4": 1894}
+    # the cuts refine the 4-class labels: class 0 is theirs, no review moves down an order
+    pairs = {(a[0], b[0]) for a, b in zip(four.labels, five.labels, strict=True)}
+    assert pairs == {("0", "0"), ("1", "1"), ("1", "2"), ("2", "3"), ("2", "4"), ("3", "4")}
 
 
 @pytest.mark.realdata

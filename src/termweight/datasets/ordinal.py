@@ -124,10 +124,19 @@ def _rating(text: str) -> float | None:
     return value if math.isfinite(value) and 0.0 <= value <= 1.0 else None
 
 
+#: the five classes of ``pang_lee_5class``: the normalised rating cut at these values (class k:
+#: ``RATING_CUTS[k-1] <= rating < RATING_CUTS[k]``): 615 / 642 / 911 / 944 / 1,894 reviews, so
+#: 500 per class can be drawn, as Mukras et al.'s five-class Actors and Movies sets (rating < 0.4
+#: is the 4-class labels' class 0; the cuts split their upper classes at every tenth)
+RATING_CUTS = (0.4, 0.5, 0.6, 0.7)
+
+
 def read_pang_lee(raw_dir: Path, n_classes: int, author: str | None = None) -> Documents:
-    """Read the scale dataset with its ``n_classes``-class labels (3 or 4)."""
-    if n_classes not in (3, 4):
-        raise DataError("pang_lee", f"n_classes={n_classes}: the dataset has 3- and 4-class labels")
+    """Read the scale dataset with its ``n_classes``-class labels (3 or 4), or with five classes
+    cut from the fine-grained ratings (``RATING_CUTS``)."""
+    if n_classes not in (3, 4, 5):
+        raise DataError("pang_lee", f"n_classes={n_classes}: the dataset has 3- and 4-class "
+                                    "labels and ratings for 5")
     authors = AUTHORS if author is None else (author,)
     if author is not None and author not in AUTHORS:
         raise DataError("pang_lee", f"unknown author {author!r}; use one of {AUTHORS}")
@@ -135,22 +144,24 @@ def read_pang_lee(raw_dir: Path, n_classes: int, author: str | None = None) -> D
     doc_ids, texts, labels, ratings = [], [], [], []
     for a in authors:
         base = Path(raw_dir) / "scaledata" / a
+        label_kind = f"label.{min(n_classes, 4)}class"  # checked for 5 classes too
         cols = {kind: _read_lines(base / f"{kind}.{a}")
-                for kind in ("id", "subj", "rating", f"label.{n_classes}class")}
+                for kind in ("id", "subj", "rating", label_kind)}
         lens = {k: len(v) for k, v in cols.items()}
         if len(set(lens.values())) != 1:
             raise DataError(base, f"files have different line counts: {lens}")
-        label_path = base / f"label.{n_classes}class.{a}"
+        label_path = base / f"{label_kind}.{a}"
         for i, (rid, text, rating, lab) in enumerate(zip(
-                cols["id"], cols["subj"], cols["rating"], cols[f"label.{n_classes}class"],
-                strict=True)):
+                cols["id"], cols["subj"], cols["rating"], cols[label_kind], strict=True)):
             lab = lab.strip()
-            if lab not in classes:
-                raise DataError(label_path, f"label {lab!r} not in {classes}", line=i + 1)
+            if lab not in classes[:4]:
+                raise DataError(label_path, f"label {lab!r} not in {classes[:4]}", line=i + 1)
             value = _rating(rating)
             if value is None:
                 raise DataError(base / f"rating.{a}", f"rating {rating.strip()!r} is not a "
                                                       "number in 0..1", line=i + 1)
+            if n_classes == 5:
+                lab = str(int(np.searchsorted(RATING_CUTS, value, side="right")))
             doc_ids.append(f"{a}/{rid.strip()}")
             texts.append(text.strip())
             labels.append([lab])
@@ -171,6 +182,11 @@ def parse_pang_lee_3class(raw_dir: Path, options: dict | None = None) -> Documen
 def parse_pang_lee_4class(raw_dir: Path, options: dict | None = None) -> Documents:
     """Pang & Lee 4-class (option ``author``: one critic, default all four pooled)."""
     return read_pang_lee(raw_dir, 4, (options or {}).get("author"))
+
+
+def parse_pang_lee_5class(raw_dir: Path, options: dict | None = None) -> Documents:
+    """Pang & Lee, five classes cut from the ratings at ``RATING_CUTS`` (option ``author``)."""
+    return read_pang_lee(raw_dir, 5, (options or {}).get("author"))
 
 
 # JSON types of the fields the parser reads (``None`` allowed where the data has nulls)
@@ -273,6 +289,13 @@ register(DatasetSpec(
     name="pang_lee_4class", kind="text", parser=parse_pang_lee_4class, files=PANG_LEE_FILES,
     mirror_subdir="ordinal/pang_lee_scale", options={"author": None},
     description="Pang & Lee scale v1.0: 5,006 movie reviews, 4 critics, 4 ordinal classes",
+    citation=PANG_LEE_CITATION,
+))
+register(DatasetSpec(
+    name="pang_lee_5class", kind="text", parser=parse_pang_lee_5class, files=PANG_LEE_FILES,
+    mirror_subdir="ordinal/pang_lee_scale", options={"author": None},
+    description="Pang & Lee scale v1.0: 5,006 movie reviews, 4 critics, 5 ordinal classes cut "
+                "from the ratings at 0.4, 0.5, 0.6, 0.7",
     citation=PANG_LEE_CITATION,
 ))
 register(DatasetSpec(

@@ -32,7 +32,7 @@ needs_mirror = pytest.mark.skipif(not MIRROR.is_dir(),
                                          "(set TERMWEIGHT_MIRROR)")
 # 20NG: extracting 18,846 small files takes 3-25 s depending on disk load; the extraction code
 # is tested in test_fetch.py, the extracted-tree reader below on a small tree.
-PARSE_IN_PLACE = {"20news"}
+PARSE_IN_PLACE = {"20news", "20news_stripped"}
 PRESENT_FORMAN = ("oh0", "oh10", "oh15", "oh5", "tr11", "tr12", "tr23", "tr31", "tr41", "tr45",
                   "wap")
 
@@ -126,6 +126,12 @@ def test_20news(load):
     assert (tr["talk.religion.misc"], te["talk.religion.misc"]) == (377, 251)
     assert not any(t.startswith("From:") or "\nOrganization:" in t.split("\n\n")[0]
                    for t in docs.texts[:200])
+    # Kim's version: the same postings without headers, quoted lines and signatures
+    stripped = load("20news_stripped")
+    assert stripped.doc_ids == docs.doc_ids and stripped.labels == docs.labels
+    assert not any(line.lstrip().startswith((">", "|>"))
+                   for t in stripped.texts[:500] for line in t.split("\n"))
+    assert sum(map(len, stripped.texts)) < 0.8 * sum(map(len, docs.texts))
 
 
 @pytest.mark.realdata

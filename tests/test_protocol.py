@@ -282,3 +282,21 @@ def test_the_tuning_keys_are_the_schemas():
     schema = yaml.safe_load((repo / SCHEMA_REL).read_text())
     tuning = schema["$defs"]["benchmark"]["properties"]["tuning"]["properties"]
     assert set(tuning) == TUNING_KEYS
+
+
+def test_logistic_regression_above_primal_above_is_fitted_by_the_primal_solver():
+    """Above ``PRIMAL_ABOVE`` logistic regression is liblinear's primal Newton fit (which
+    converges in a few steps where dual coordinate descent slows with C); at or below it, and for
+    LinearSVC, the dual fit as before."""
+    from sklearn.linear_model import LogisticRegression
+
+    from termweight.learners.protocol import PRIMAL_ABOVE, _fit_binary
+
+    X, Y = _separable()
+    y = Y.toarray()[:, 0] > 0
+    for C, dual in ((PRIMAL_ABOVE, True), (PRIMAL_ABOVE * 10, False)):
+        beta, b, ok = _fit_binary("logreg", C, X, y, 10000, 0.01)
+        ref = LogisticRegression(C=C, solver="liblinear", dual=dual, tol=0.01, max_iter=10000,
+                                 random_state=0).fit(X, y)
+        np.testing.assert_array_equal(beta, ref.coef_.ravel())
+        assert ok and b == ref.intercept_[0]

@@ -48,6 +48,14 @@ DEFAULT_MAX_ITER = 10000
 #: liblinear's stopping tolerance in the tuned protocol (scikit-learn's default 1e-4; LIBLINEAR's
 #: own default for its dual solvers 0.1)
 DEFAULT_TOL = 1e-2
+#: logistic regression's C above which liblinear's primal trust-region Newton solver fits it
+#: (LIBLINEAR's -s 0, whose default tolerance is also 0.01) instead of its dual coordinate descent
+#: (-s 7), which slows with C: on 20 Newsgroups (tf-f1, 4 tasks, tol 0.01) the dual took 2.3 /
+#: 23.4 / 102.6 s at C = 100 / 1e3 / 1e4 and stopped at the 10,000-pass cap on 3 of 4 tasks at
+#: 1e4; the primal 7.4 / 8.5 / 8.0 s in 11-13 Newton steps. The primal solver calls BLAS, whose
+#: kernels round differently: its coefficients' bits differed between 4 of 6 OpenBLAS kernels
+#: (OPENBLAS_CORETYPE), its test predictions did not (docs/benchmark.md)
+PRIMAL_ABOVE = 100.0
 #: the keys of params.yaml's ``benchmark.tuning`` (``Protocol.from_params``)
 TUNING_KEYS = frozenset({"normalize", "C", "extend", "alpha", "folds", "max_iter", "tol"})
 
@@ -189,10 +197,15 @@ def macro_f1(Y_true, Y_pred) -> float:
 
 
 def _fit_binary(learner: str, value: float, X, y, max_iter: int, tol: float = DEFAULT_TOL):
-    """``(beta, b, converged)`` of one binary liblinear model with C ``value``."""
+    """``(beta, b, converged)`` of one binary liblinear model with C ``value``: logistic
+    regression above ``PRIMAL_ABOVE`` by liblinear's primal trust-region Newton solver, else (and
+    LinearSVC always) by its dual coordinate descent."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        model = LEARNERS[learner](value, 0, max_iter).set_params(tol=tol).fit(X, y)
+        model = LEARNERS[learner](value, 0, max_iter).set_params(tol=tol)
+        if learner == "logreg" and value > PRIMAL_ABOVE:
+            model.set_params(dual=False)
+        model.fit(X, y)
     for w in caught:
         if not issubclass(w.category, ConvergenceWarning):
             warnings.warn(w.message, w.category, stacklevel=3)

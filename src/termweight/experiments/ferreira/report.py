@@ -822,19 +822,30 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
 
     # 8b. criterion (4), the negative entropy, "doesn't lead to better results than r_i" (Sec.
     # 3.2): a claim of non-superiority, one-sided within the margin, per dataset x classifier
-    res = []
-    for d in dsets:
-        for c in cfg["datasets"][d].get("classifiers", CLASSIFIERS):
-            r = _paired(_per_rep(frame, d, c, "td", "method2"),
-                        _per_rep(frame, d, c, "td", "method2_entropy"))
-            if r is not None:
-                res.append((f"{LABELS.get(d, d)} {c}", r))
+    def cells(names, a, b):
+        """Per dataset x classifier run: ``_paired`` of curve ``a`` minus curve ``b``
+        (``(representation, method)`` each)."""
+        res = []
+        for d in names:
+            for c in cfg["datasets"][d].get("classifiers", CLASSIFIERS):
+                r = _paired(_per_rep(frame, d, c, *a), _per_rep(frame, d, c, *b))
+                if r is not None:
+                    res.append((f"{LABELS.get(d, d)} {c}", r))
+        return res
+
+    def one_sided(res):
+        """A non-inferiority claim over ``res``: ``(verdict, shown, worse, undecided)``; worse
+        (shown beyond the margin) in any cell: not reproduced."""
+        shown = sum(r["noninf"] < alpha for _, r in res)
+        worse = [lab for lab, r in res if r["inferior"] < alpha]
+        v = ("not reproduced" if worse else "reproduced" if shown == len(res)
+             else "partly" if shown else "inconclusive")
+        return v, shown, worse, [lab for lab, r in res
+                                 if r["noninf"] >= alpha and r["inferior"] >= alpha]
+
     # no cell run: an empty result, which ``add`` makes "not testable"
-    n_ok = sum(r["noninf"] < alpha for _, r in res)
-    better = [lab for lab, r in res if r["inferior"] < alpha]
-    v = ("not reproduced" if better else "reproduced" if n_ok == len(res)
-         else "partly" if n_ok else "inconclusive")
-    undecided = [lab for lab, r in res if r["noninf"] >= alpha and r["inferior"] >= alpha]
+    res = cells(dsets, ("td", "method2"), ("td", "method2_entropy"))
+    v, n_ok, better, undecided = one_sided(res)
     add(id="entropy_not_better_than_r",
         claim="The negative-entropy criterion (4) does not lead to better results than r_i "
               "(3), so the paper set it aside",
@@ -855,13 +866,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
 
     # 9. TD and TDI: "a small difference" on Spam (equivalence), "adequate" everywhere (one-sided)
     def td_tdi(names):
-        res = []
-        for d in names:
-            for c in cfg["datasets"][d].get("classifiers", CLASSIFIERS):
-                r = _paired(_per_rep(frame, d, c, "tdi", "all"), _per_rep(frame, d, c, "td", "all"))
-                if r is not None:
-                    res.append((f"{LABELS.get(d, d)} {c}", r))
-        return res
+        return cells(names, ("tdi", "all"), ("td", "all"))
 
     sp = "spambase"
     res = td_tdi([sp] if sp in dsets else [])
@@ -883,11 +888,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
         f"{n_diff} differ significantly and are not shown within the margin: unexplained")
 
     res = td_tdi(dsets)
-    n_ok = sum(r["noninf"] < alpha for _, r in res)
-    worse = [lab for lab, r in res if r["inferior"] < alpha]
-    v = ("not reproduced" if worse else "reproduced" if n_ok == len(res)
-         else "partly" if n_ok else "inconclusive")
-    undecided = [lab for lab, r in res if r["noninf"] >= alpha and r["inferior"] >= alpha]
+    v, n_ok, worse, undecided = one_sided(res)
     add(id="tdi_as_good_as_td",
         claim="On both datasets and both classifiers, the TDI matrix obtains adequate results, "
               "as compared to the TD matrix; TDI matrices (without reduction) are also adequate "

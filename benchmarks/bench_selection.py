@@ -105,24 +105,8 @@ def main(argv=None):
         X, y = dexter_like()
         name = "synthetic-dexter(seed=0)"
     n, p = X.shape
-    rows = []
-    methods = [("CMIM lazy", lambda: CMIM(args.m, lazy=True))]
-    if args.eager:
-        methods.append(("CMIM eager", lambda: CMIM(args.m, lazy=False)))
-    methods += [("MIM", lambda: MIM(args.m)), ("Method 1", lambda: L0Unsupervised(args.m)),
-                ("Method 2", lambda: L0Supervised(args.m))]
-    if args.ferreira:
-        methods += [("Fisher", lambda: FisherRatio(args.m)),
-                    ("RP", lambda: AchlioptasProjection(m=args.m, random_state=0))]
-    picks = {}
-    for label, make in methods:
-        seconds, cpu, est = timed(make, X, y, args.repeat, transform=label == "RP")
-        selected = getattr(est, "selected_", None)
-        if selected is not None:
-            picks[label] = selected
-        rows.append({"method": label, "m": args.m,
-                     "selected": int(selected.size if selected is not None else args.m),
-                     "seconds": round(seconds, 4), "cpu_seconds": round(cpu, 4)})
+    rows, picks = time_methods(X, y, args.m, args.repeat, ferreira=args.ferreira,
+                               eager=args.eager)
     if "CMIM eager" in picks:
         assert np.array_equal(picks["CMIM lazy"], picks["CMIM eager"]), "lazy != eager picks"
 
@@ -147,8 +131,9 @@ def main(argv=None):
 
 
 def time_methods(X, y, m: int, repeat: int, ferreira: bool = False,
-                 eager: bool = False) -> list[dict]:
-    """One row per method: best-of-``repeat`` wall and CPU seconds selecting ``m`` features."""
+                 eager: bool = False) -> tuple[list[dict], dict]:
+    """One row per method (best-of-``repeat`` wall and CPU seconds selecting ``m`` features),
+    and each selector's picks by label (RP selects none)."""
     methods = [("CMIM lazy", lambda: CMIM(m, lazy=True))]
     if eager:
         methods.append(("CMIM eager", lambda: CMIM(m, lazy=False)))
@@ -157,12 +142,16 @@ def time_methods(X, y, m: int, repeat: int, ferreira: bool = False,
     if ferreira:
         methods += [("Fisher", lambda: FisherRatio(m)),
                     ("RP", lambda: AchlioptasProjection(m=m, random_state=0))]
-    rows = []
+    rows, picks = [], {}
     for label, make in methods:
         seconds, cpu, est = timed(make, X, y, repeat, transform=label == "RP")
-        rows.append({"method": label, "m": m, "seconds": round(seconds, 6),
-                     "cpu_seconds": round(cpu, 6)})
-    return rows
+        selected = getattr(est, "selected_", None)
+        if selected is not None:
+            picks[label] = selected
+        rows.append({"method": label, "m": m,
+                     "selected": int(selected.size if selected is not None else m),
+                     "seconds": round(seconds, 6), "cpu_seconds": round(cpu, 6)})
+    return rows, picks
 
 
 def ferreira(args) -> dict:
@@ -188,7 +177,7 @@ def ferreira(args) -> dict:
         out["datasets"][name] = {"n_docs": int(X.shape[0]), "n_features": int(X.shape[1]),
                                  "nnz": int(X.nnz), "m": m,
                                  "load_average_1min": round(os.getloadavg()[0], 2),
-                                 "results": time_methods(X, y, m, args.repeat, ferreira=True)}
+                                 "results": time_methods(X, y, m, args.repeat, ferreira=True)[0]}
         for r in out["datasets"][name]["results"]:
             print(f"{name:<18} {r['method']:<10} m={m:<6} cpu {r['cpu_seconds']:.6f} s")
     io.write_json(args.out, out)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -92,8 +93,10 @@ def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     # committed measurements that stages read: the seconds of the benchmark's columns (its
     # report's cost table) and of Ferreira's selectors (the cost claim)
+    # (every one dvc.yaml names)
     (path / "benchmarks/results").mkdir(parents=True, exist_ok=True)
-    for name in ("benchmark_columns_seconds.csv", "selection_ferreira.json"):
+    for name in sorted(set(re.findall(r"benchmarks/results/([\w.-]+)",
+                                      (REPO / "dvc.yaml").read_text()))):
         shutil.copy2(REPO / "benchmarks/results" / name, path / "benchmarks/results" / name)
     # the hand-written LaTeX report (reports/paper.tex, reports/sections/)
     (path / "reports").mkdir(exist_ok=True)

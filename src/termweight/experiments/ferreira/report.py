@@ -107,9 +107,10 @@ def cmd_collect(args) -> None:
             out["headline"]["Table 1 Dexter test mean l0"] = round(dexter_l0, 4)
         indexes = {d: io.read_json(args.index.format(dataset=d)) for d in cfg["datasets"]}
         timings = read_timings(args.timings) if args.timings else None
+        probe = io.read_json_object(args.probe) if args.probe else None
         out["claims"], out["gaps"] = assess_claims(frame, cfg, indexes,
                                                    io.read_json(args.published), dexter_l0,
-                                                   timings=timings)
+                                                   timings=timings, probe=probe)
     if args.multiclass:
         mc = io.read_table(args.multiclass)
         mc_best = {}
@@ -530,9 +531,42 @@ def cost_claim(timings: dict | None) -> dict:
                 "the nonzeros")
 
 
+def all_features_probe_note(probe: dict | None) -> str:
+    """What ``benchmarks/probe_ferreira_all_features.py`` measured, in one clause: the linear
+    SVM on all features, raw counts against the paper's relative frequencies (row sums 1) over a
+    C sweep, and the run's Method 1 / 2 subsets refitted on the relative frequencies."""
+    from termweight.errors import DataError
+
+    if not probe:
+        return ""
+    parts, beaten = [], []
+    try:
+        for r in probe["runs"]:
+            raw, rel = (r["all_features_error"][k] for k in ("raw counts", "relative frequency"))
+            c = f"{float(r['svm_C_in_run']):g}"
+            sub = min(v for by_m in r["relative_frequency_subsets_at_run_C"].values()
+                      for v in by_m.values())
+            best_c = min(rel, key=rel.get)
+            if sub < rel[c]:
+                beaten.append(LABELS.get(r["dataset"], r["dataset"]))
+            parts.append(f"{LABELS.get(r['dataset'], r['dataset'])} all features {raw[c]:.3f} "
+                         f"(raw counts, C = {c}; {min(raw.values()):.3f}-{max(raw.values()):.3f} "
+                         f"over C = {', '.join(raw)}), {rel[c]:.3f} on relative frequencies "
+                         f"({rel[best_c]:.3f} at C = {best_c}), best Method 1/2 subset on "
+                         f"relative frequencies {sub:.3f}")
+    except (KeyError, TypeError, ValueError) as e:
+        raise DataError("probe_ferreira_all_features.json", f"unexpected layout ({e})") from None
+    return ("; probe (benchmarks/probe_ferreira_all_features.py, test errors): "
+            + "; ".join(parts)
+            + (f": on the paper's relative frequencies a selected subset beats all features on "
+               f"{', '.join(beaten)}, so the representation explains the gap there" if beaten else
+               ": the selected subsets do not beat all features on the paper's relative "
+               "frequencies either, so neither the representation nor C explains it"))
+
+
 def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict,
                   dexter_test_l0: float | None = None, alpha: float = 0.05,
-                  timings: dict | None = None):
+                  timings: dict | None = None, probe: dict | None = None):
     """The paper's claims tested on our replications: ``(claims, gaps)``.
 
     ``frame``: every test error (``ferreira-collect``'s all_errors); ``indexes``: dataset -> its
@@ -606,7 +640,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
         "replication (consistent with Modest AdaBoost's 15 stumps using at most 15 features); "
         "for the SVM the all-features error is lower or equal (LinearSVC C=1, "
         "not ENTOOL's SVM); the paper prints no error values, so the size of its gain is "
-        "unknown: unexplained")
+        "unknown: unexplained" + all_features_probe_note(probe))
 
     def pairwise(d, clfs, rep, a, b, m_pred=None):
         out = [(f"{LABELS.get(d, d)} {c}", _paired(_per_rep(frame, d, c, rep, a, m_pred),
@@ -1048,6 +1082,8 @@ def register(sub) -> None:
                    "test mean l0, which needs no labels")
     p.add_argument("--timings", help="benchmarks/bench_selection.py --ferreira's JSON: each "
                    "method's measured seconds (the claim that Methods 1 and 2 are cheaper)")
+    p.add_argument("--probe", help="benchmarks/probe_ferreira_all_features.py's JSON: the "
+                   "all-features SVM on relative frequencies over a C sweep (a gap's cause)")
     p.add_argument("--out-errors", required=True)
     p.add_argument("--out-summary", required=True)
     p.add_argument("--out-json", required=True)

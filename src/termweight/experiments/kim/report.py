@@ -317,7 +317,8 @@ def cmd_report(args) -> None:
                        "mixch_alpha": r["mixch"]["alpha"][-1],
                        "test_f1": {"mix-ch": r["mixch"]["test_f1"],
                                    "subgradient": sg["test_f1"], "exact": ex["test_f1"]}})
-    claims, gaps, micro_macro = kim_claims(runs, fits, published, kim, solver)
+    sg_probe = io.read_json_object(args.sg_probe) if args.sg_probe else None
+    claims, gaps, micro_macro = kim_claims(runs, fits, published, kim, solver, sg_probe)
     tables = Path(args.tables)
     for key in keys:
         _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
@@ -590,8 +591,44 @@ def _rawtf_key(kim: dict, key: str) -> str | None:
                  if d["dataset"] == ds and d.get("tf_norm") == "none"), None)
 
 
+def sg_probe_note(probe: dict | None, key: str) -> str:
+    """What ``benchmarks/probe_kim_single_sg.py`` measured on ``key``: each single-weighting SVM
+    trained by the paper's subgradient method for a few step budgets (one split), its test
+    micro-F, and the Spearman correlation of the five weightings' order with the paper's; an
+    under-trained solver explains the paper's pattern only if some budget reproduces its order
+    (rho >= 0.9: at most one adjacent swap of five)."""
+    from scipy.stats import spearmanr
+
+    from termweight.errors import DataError
+
+    run = next((r for r in (probe or {}).get("runs", []) if r.get("key") == key), None)
+    if run is None:
+        return ""
+    try:
+        steps = [int(n) for n in probe["steps"]]
+        rows = run["rows"]
+        paper = [float(r["published_micro_f"]) for r in rows]
+        parts, rhos = [], []
+        for n in steps:
+            ours = [float(r[f"sg{n}_micro_f"]) for r in rows]
+            rho = float(spearmanr(paper, ours).statistic)
+            rhos.append(rho)
+            parts.append(f"{n:,} steps " + ", ".join(f"{r['method']} {v:.3f}"
+                                                     for r, v in zip(rows, ours, strict=True))
+                         + f" (order vs the paper's: Spearman {rho:+.2f})")
+    except (KeyError, TypeError, ValueError) as e:
+        raise DataError("probe_kim_single_sg.json", f"unexpected layout ({e})") from None
+    held = max(rhos) >= 0.9
+    return (f"; probe (benchmarks/probe_kim_single_sg.py, split {run['split']}, each single "
+            f"weighting's SVM by the paper's subgradient method, test micro-F): "
+            + "; ".join(parts)
+            + (": an early-stopped solver gives the paper's order" if held else
+               ": no step budget gives the paper's order, so an under-trained solver is ruled "
+               "out"))
+
+
 def kim_claims(runs: pd.DataFrame, fits: pd.DataFrame, published: dict, kim: dict,
-               solver: list | None = None) -> tuple:
+               solver: list | None = None, sg_probe: dict | None = None) -> tuple:
     """The paper's claims with verdicts computed from ``runs`` (and the published-number gaps).
 
     Claims, per dataset key of the paper's Tables 1-3 present in ``runs`` (r8, webkb, news20):
@@ -894,7 +931,9 @@ def kim_claims(runs: pd.DataFrame, fits: pd.DataFrame, published: dict, kim: dic
                     cause = (f"unexplained: our {m} is {ours - p_:+.4f} from the paper's"
                              + (f"; with raw tf (eq. (1), run {rawtf[k]}) its micro-F is "
                                 f"{rtables[k][m].mean():.4f}, so the tf normalisation is not the "
-                                f"cause" if k in rtables and m in rtables[k] else ""))
+                                f"cause" if k in rtables and m in rtables[k] else "")
+                             + (sg_probe_note(sg_probe, k) if (col, m) == ("micro_f", "idf")
+                                else ""))
                 elif m == "mix-ch":
                     ob = runs[(runs["dataset"] == k) & (runs["method"] == bests[k])]
                     cause = (f"follows the single weightings it mixes (our best, {bests[k]}, is "
@@ -944,6 +983,8 @@ def register(sub) -> None:
     p.add_argument("--meta", required=True, help="corpus meta.json template with {dataset}")
     p.add_argument("--fits", required=True, help="kim-fit CSV template with {key} and {split}")
     p.add_argument("--convergence", required=True)
+    p.add_argument("--sg-probe", help="benchmarks/probe_kim_single_sg.py's JSON: the single "
+                   "weightings trained by the paper's subgradient method (a gap's cause)")
     p.add_argument("--out-runs", required=True)
     p.add_argument("--out-json", required=True)
     p.add_argument("--tables", required=True, help="directory of reports/tables")

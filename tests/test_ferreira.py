@@ -283,6 +283,29 @@ def test_criterion_4_not_better_than_r_is_one_sided(entropy_gain, want):
     assert _fverdicts(f)[0]["entropy_not_better_than_r"] == "not testable"  # not run
 
 
+def test_rp_worse_on_dexter_td_is_judged_against_figure_4s_methods():
+    """Sec. 4.3: RP "is not able to achieve comparable results to the other techniques" on
+    Dexter's TD: Fig. 4's methods. Criterion (4), which the paper set aside, is not one of
+    them: RP beating it does not make the claim partly; RP beating Method 1 does."""
+    rng = np.random.default_rng(2)
+    base = {"rp_paper": 0.25, "method1": 0.15, "method2": 0.14, "fisher": 0.16,
+            "method2_entropy": 0.35}
+
+    def verdict(errors):
+        dex = pd.DataFrame([{"dataset": "dexter", "replication": f"r{r}", "representation": "td",
+                             "method": meth, "m": m, "n_features": 20000, "classifier": "svm",
+                             "error": e + rng.normal(0, 0.002)}
+                            for r in range(10) for m in (500, 1000)
+                            for meth, e in errors.items()])
+        dx = {"classifiers": ["svm"], "td_methods": list(errors), "tdi_methods": ["mim"]}
+        cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
+        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, {}, {}, None)
+        return {c["id"]: c["verdict"] for c in claims}["dexter_rp_worse_on_td"]
+
+    assert verdict(base) == "reproduced"
+    assert verdict({**base, "method1": 0.35}) == "partly"
+
+
 def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
     pub = json.loads(F.PUBLISHED.read_text())
     idx = {"svmlight_example1": {

@@ -9,6 +9,21 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config) -> None:
+    """The tests test this checkout's code: pyproject's ``pythonpath = ["src"]`` puts its ``src/``
+    first, whichever clone the venv was installed from; a session that still imports another copy
+    (a termweight imported before, ``python -I``) is refused in one line naming both."""
+    import termweight
+
+    imported = Path(termweight.__file__).resolve().parent
+    own = REPO / "src" / "termweight"
+    if imported != own:
+        pytest.exit(f"the tests are this checkout's ({own}), but Python imports termweight from "
+                    f"{imported}: run pytest without -I, or `pip install -e .` here", returncode=2)
+
+
 MIRROR = Path(os.environ.get("TERMWEIGHT_MIRROR", REPO.parent / "shared" / "datasets"))
 
 

@@ -334,6 +334,7 @@ FANOUT_OPTIONS = {"--names", "--repeat", "--unit", "--fold", "--learners", "--re
 SNAKEMAKE_ONLY = {
     "reports/macros/provenance.tex": "the build stamp (git commit) is not a pure function of the "
                                      "dependencies: kept out of DVC's hashes",
+    "reports/provenance.json": "the build stamp's JSON record (commit, environment, input MD5s)",
     "reports/paper.pdf": "prints the build stamp",
 }
 #: the benchmark report's per-learner and per-measure files: DVC cannot name outputs after the

@@ -79,7 +79,10 @@ def test_ci_runs_the_readme_commands_as_written():
 
 def test_readme_has_the_commands():
     run_cmd, test_cmd, heavy_cmd = readme_commands()
-    assert run_cmd.startswith("python3 -m venv .venv && ") and "pip install -e" in run_cmd
+    assert run_cmd.startswith("python3 -m venv .venv && ")
+    # the environment from the lock (exact versions, hashes), then the project itself, editable
+    assert ".venv/bin/pip install --require-hashes -r envs/requirements.lock.txt && " in run_cmd
+    assert ".venv/bin/pip install --no-deps -e . && " in run_cmd
     assert after_install(run_cmd) == "snakemake --cores 2"
     assert test_cmd == ".venv/bin/python -m pytest"  # the default tier: pyproject's addopts
     assert heavy_cmd == f"{test_cmd} -m heavy"  # the second tier

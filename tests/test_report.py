@@ -146,6 +146,63 @@ def test_a_rebuild_from_the_same_inputs_rewrites_neither_stamp_nor_pdf(tmp_path,
     assert report.recorded_provenance(stamp)["inputs"] == report.inputs_digest(reports, tmp_path)
 
 
+def test_the_stamp_is_the_same_for_the_same_inputs_and_names_a_commit_only_when_clean(
+        tmp_path, repo, monkeypatch, capsys):
+    """Two builds from the same inputs write the same stamp (no wall clock, no machine path); a
+    commit is named only when the sources were committed; the environment and the lock's hash are
+    recorded; `report-provenance --check` passes on the checkout and names a changed input."""
+    import subprocess
+
+    reports = _reports(tmp_path, {})
+    shutil.copy2(repo / "params.yaml", tmp_path / "params.yaml")
+    shutil.copytree(repo / "workflow/schemas", tmp_path / "workflow/schemas")
+    (tmp_path / "envs").mkdir()
+    shutil.copy2(repo / "envs/requirements.lock.txt", tmp_path / "envs")
+    monkeypatch.setattr(report, "tex_available", lambda: (False, "latexmk, pdflatex"))
+    argv = ["report", "--params", str(tmp_path / "params.yaml"), "--reports", str(reports),
+            "--root", str(tmp_path), "--pdf", str(reports / "paper.pdf"),
+            "--published", str(repo / "src/termweight/experiments/published")]
+    stamp, record = report.stamp_files(reports)
+
+    def git(*a):
+        return subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c",
+                               "user.email=t@t", *a], capture_output=True, text=True, check=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "sources")
+    assert main(argv) == 0
+    first = stamp.read_bytes(), record.read_bytes()
+    stamp.unlink()
+    record.unlink()
+    assert main(argv) == 0
+    assert (stamp.read_bytes(), record.read_bytes()) == first
+    rec = json.loads(first[1])
+    assert rec["commit"] == git("rev-parse", "HEAD").stdout.strip() and not rec["dirty"]
+    assert rec["lock"] == hashlib.sha256((tmp_path / "envs/requirements.lock.txt").read_bytes()
+                                         ).hexdigest()
+    assert rec["environment"]["packages"]["numpy"] and rec["environment"]["blas"]
+    assert "reports/generated/summary.tex" in rec["input_md5"]
+    assert b"ProvBlas" in first[0] and b"ProvLock" in first[0]
+
+    capsys.readouterr()
+    assert main(["report-provenance", "--check", "--root", str(tmp_path), "--reports",
+                 str(reports), "--params", str(tmp_path / "params.yaml")]) == 0
+    (reports / "tables/new.tex").write_text("a changed result\n")
+    assert main(["report-provenance", "--check", "--root", str(tmp_path), "--reports",
+                 str(reports), "--params", str(tmp_path / "params.yaml")]) == 2
+    assert "tables/new.tex: new" in capsys.readouterr().out
+
+    # sources changed and not committed: no commit is named, twice the same
+    (tmp_path / "params.yaml").write_text((tmp_path / "params.yaml").read_text() + "\n# edit\n")
+    assert main(argv) == 0
+    dirty = stamp.read_bytes()
+    assert json.loads(record.read_bytes())["commit"] is None
+    assert b"not stated (built from sources with uncommitted changes" in dirty
+    assert main(argv) == 0
+    assert stamp.read_bytes() == dirty
+
+
 def test_provenance_names_the_datasets_behind_the_shown_numbers(tmp_path, repo):
     # only the offline default's results: bbc alone, whatever else is on disk or declared
     reports = tmp_path / "reports"

@@ -13,7 +13,7 @@ REPORT_GENERATED = [
     + [f"{p}-more" for p in declared_papers()]
 ]
 # Without TeX the PDF is not declared (so the rule does not fail); the rule says why.
-REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex"] + (
+REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex", "reports/provenance.json"] + (
     ["reports/paper.pdf"] if HAVE_TEX else []
 )
 

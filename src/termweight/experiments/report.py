@@ -48,7 +48,7 @@ log = logging.getLogger("termweight.report")
 
 # Files whose content the source code is; a difference from the commit is flagged as uncommitted.
 SOURCE_PATHS = ["src", "workflow", "Snakefile", "dvc.yaml", "params.yaml", "reports/paper.tex",
-                "reports/sections"]
+                "reports/sections", "pyproject.toml", "envs"]
 TEX_INSTALL_HINT = ("apt-get install --no-install-recommends texlive-latex-base "
                     "texlive-latex-recommended latexmk poppler-utils")
 
@@ -513,22 +513,49 @@ def provenance(root: Path, params_path: Path, reports: Path | None = None) -> di
             used.setdefault(n, []).append(result)
     sets = [{"name": n, "used_by": sorted(set(by)), "files": dataset_files(n)}
             for n, by in sorted(used.items())]
-    return {"commit": commit, "dirty": dirty, "date": date, "date_source": date_source,
-            "params_hash": io.canonical_hash(params), "datasets": sets,
-            "inputs": inputs_digest(reports, root)}
+    from termweight import environment
+
+    env = environment.describe(root)
+    # a commit is named only when the sources were committed: a dirty tree's commit does not say
+    # what was built (the content digests below do, in both cases)
+    return {"commit": None if dirty else commit, "dirty": dirty, "date": date,
+            "date_source": date_source, "params_hash": io.canonical_hash(params), "datasets": sets,
+            "inputs": inputs_digest(reports, root), "lock": env["lock"]["sha256"],
+            "environment": env}
+
+
+def input_files(reports: Path, root: Path) -> list[Path]:
+    """What the PDF is built from: every file under ``reports/`` but the PDF and the stamps, and
+    each paper package's ``section.tex``."""
+    skip = {reports / "paper.pdf", *stamp_files(reports)}
+    files = [f for f in sorted(reports.rglob("*")) if f.is_file() and f not in skip]
+    return files + sorted((root / "src" / "termweight" / "experiments").glob("*/section.tex"))
+
+
+def stamp_files(reports: Path) -> list[Path]:
+    """The build stamp: the LaTeX macros the PDF prints and the JSON record beside them."""
+    return [reports / "macros" / "provenance.tex", reports / "provenance.json"]
+
+
+def _rel(f: Path, root: Path, reports: Path) -> str:
+    return f.relative_to(root if f.is_relative_to(root) else reports).as_posix()
+
+
+def input_md5s(reports: Path, root: Path) -> dict[str, str]:
+    """``{path: MD5}`` of each input file, the hash DVC records for a file in ``dvc.lock``."""
+    import hashlib
+
+    return {_rel(f, root, reports): hashlib.md5(f.read_bytes()).hexdigest()
+            for f in input_files(reports, root)}
 
 
 def inputs_digest(reports: Path, root: Path) -> str:
-    """SHA-256 over what the PDF is built from: every file under ``reports/`` but the PDF and the
-    stamp itself, and each paper package's ``section.tex`` (paths and bytes)."""
+    """SHA-256 over what the PDF is built from (``input_files``: paths and bytes)."""
     import hashlib
 
-    skip = {reports / "paper.pdf", reports / "macros" / "provenance.tex"}
-    files = [f for f in sorted(reports.rglob("*")) if f.is_file() and f not in skip]
-    files += sorted((root / "src" / "termweight" / "experiments").glob("*/section.tex"))
     h = hashlib.sha256()
-    for f in files:
-        h.update(f.relative_to(root if f.is_relative_to(root) else reports).as_posix().encode())
+    for f in input_files(reports, root):
+        h.update(_rel(f, root, reports).encode())
         h.update(hashlib.sha256(f.read_bytes()).digest())
     return h.hexdigest()
 
@@ -569,13 +596,17 @@ def committed_bytes(root: Path, path: Path) -> bytes | None:
 def same_build(old: dict | None, new: dict) -> bool:
     """Whether a recorded stamp describes the same inputs (PDF sources, params, datasets) as
     ``new``: then its commit is where these results were built, and nothing is rewritten."""
-    keys = ("inputs", "params_hash", "datasets")
+    keys = ("inputs", "params_hash", "datasets", "lock")
     return old is not None and all(old.get(k) == new.get(k) for k in keys)
 
 
 def provenance_tex(p: dict) -> str:
-    commit = (f"\\texttt{{{p['commit'][:12]}}}" + (" with uncommitted changes" if p["dirty"] else "")
-              if p["commit"] else "none (not a git checkout)")
+    if p["commit"]:
+        commit = f"\\texttt{{{p['commit'][:12]}}}"
+    elif p["dirty"]:
+        commit = "not stated (built from sources with uncommitted changes; the digests identify it)"
+    else:
+        commit = "none (not a git checkout)"
     date = f"{p['date']} ({p['date_source']})" if p["date"] else "undated (no git commit)"
     rows = []
     for d in p["datasets"]:
@@ -595,8 +626,30 @@ def provenance_tex(p: dict) -> str:
                              + " ".join(rows) + " \\bottomrule\\end{longtable}}")
         if rows else "(no results shown)",
     }
-    macros["ProvLine"] = ("git commit \\ProvCommit; source date \\ProvDate; params.yaml hash "
-                          "\\ProvParamsHash; datasets \\ProvDatasetNames")
+    env = p.get("environment") or {}
+    pk = env.get("packages", {})
+    lock = env.get("lock") or {}
+    macros["ProvInputs"] = f"\\texttt{{{p['inputs'][:16]}}}"
+    macros["ProvLock"] = (f"\\texttt{{{lock['sha256'][:16]}}}" if lock.get("sha256")
+                          else "none (no lock file)")
+    differs = lock.get("differs")
+    macros["ProvLockMatch"] = ("no lock file" if differs is None else
+                               "every locked package as locked" if not differs else
+                               f"{len(differs)} packages differ from the lock: "
+                               + tex_escape(", ".join(f"{k} {v['installed']}" for k, v in
+                                                      sorted(differs.items()))))
+    macros["ProvPython"] = tex_escape(f"{env.get('implementation', '')} {env.get('python', '?')}")
+    plat = env.get("platform", {})
+    macros["ProvPlatform"] = tex_escape(" ".join(str(plat.get(k) or "") for k in
+                                                 ("system", "machine", "libc")).strip() or "?")
+    macros["ProvPackages"] = tex_escape(", ".join(f"{k} {v or 'absent'}" for k, v in pk.items()))
+    macros["ProvBlas"] = tex_escape("; ".join(
+        f"{b.get('internal_api')} {b.get('version')} ({b.get('architecture') or 'generic'}, "
+        f"{b.get('threading_layer') or b.get('user_api')}, {b.get('num_threads')} threads)"
+        for b in env.get("blas", [])) or "none found")
+    macros["ProvLine"] = ("source commit \\ProvCommit; source date \\ProvDate; params.yaml hash "
+                          "\\ProvParamsHash; inputs digest \\ProvInputs; lock "
+                          "\\ProvLock; datasets \\ProvDatasetNames")
     head = ("Generated by `termweight report`: the build stamp. NOT a DVC output (.dvcignore): a\n"
             "commit hash changes with every commit, so it must stay out of DVC's hashes.\n"
             + json.dumps(p, sort_keys=True))
@@ -646,22 +699,24 @@ def cmd_report(args) -> None:
     for paper in papers():
         io.write_text(generated / f"{paper}-more.tex", remaining_floats(reports, paper))
     prov = provenance(root, Path(args.params), reports)
-    stamp = reports / "macros" / "provenance.tex"
+    stamp, record = stamp_files(reports)
     # a rebuild from the inputs the committed stamp records puts back the committed stamp and
-    # PDF (a fresh clone's quick start leaves `git status` clean): the stamp names the commit
-    # where these results were built, not the one that happens to rebuild them
-    old_stamp, old_pdf = committed_bytes(root, stamp), committed_bytes(root, Path(args.pdf))
-    recorded = json_stamp(old_stamp) if old_stamp is not None else None
-    kept = same_build(recorded, prov) and old_pdf is not None
+    # PDF (a fresh clone's quick start leaves `git status` clean): the stamp records the build
+    # that produced these results and its environment, not the one that happens to rebuild them
+    kept_paths = (stamp, record, Path(args.pdf))
+    old = {path: committed_bytes(root, path) for path in kept_paths}
+    recorded = json_stamp(old[stamp]) if old[stamp] is not None else None
+    kept = same_build(recorded, prov) and all(b is not None for b in old.values())
     if kept:
-        for path, blob in ((stamp, old_stamp), (Path(args.pdf), old_pdf)):
-            if not path.exists() or path.read_bytes() != blob:
+        for path in kept_paths:
+            if not path.exists() or path.read_bytes() != old[path]:
                 with io.atomic_path(path) as tmp:
-                    tmp.write_bytes(blob)
-        log.info("the PDF's inputs are those of commit %s: the committed %s and %s kept",
-                 (recorded.get("commit") or "none")[:12], stamp, args.pdf)
+                    tmp.write_bytes(old[path])
+        log.info("the PDF's inputs are those the committed stamp records: the committed %s kept",
+                 ", ".join(map(str, kept_paths)))
     else:
         io.write_text(stamp, provenance_tex(prov))
+        io.write_json(record, {**prov, "input_md5": input_md5s(reports, root)})
     log.info("papers run: %s; not run: %s", ran or "none", missing or "none")
     undefined = check_macros(reports)
     if undefined:
@@ -685,7 +740,58 @@ def cmd_report(args) -> None:
     build_pdf(reports, Path(args.pdf), epoch)
 
 
+def check_stamp(root: Path, reports: Path, params_path: Path) -> list[str]:
+    """How this checkout differs from the build ``reports/provenance.json`` records: one line per
+    input file whose MD5 differs (or is missing or new), and the params or lock hash if changed."""
+    from termweight import environment
+    from termweight.config import read_yaml
+
+    path = stamp_files(reports)[1]
+    rec = io.read_json_object(path)
+    for key in ("input_md5", "params_hash", "lock"):
+        if key not in rec:
+            raise TermweightError(f"{path}: key {key!r} missing: not a build stamp")
+    now = input_md5s(reports, root)
+    out = [f"{f}: {'missing' if f not in now else 'new' if f not in rec['input_md5'] else 'changed'}"
+           for f in sorted(set(now) | set(rec["input_md5"]))
+           if now.get(f) != rec["input_md5"].get(f)]
+    if io.canonical_hash(read_yaml(params_path)) != rec["params_hash"]:
+        out.append(f"{params_path}: params hash differs from the stamp's")
+    if environment.describe(root)["lock"]["sha256"] != rec["lock"]:
+        out.append(f"{environment.LOCK}: lock file differs from the stamp's")
+    return out
+
+
+def cmd_provenance(args) -> None:
+    root, reports = Path(args.root), Path(args.reports)
+    if args.check:
+        diffs = check_stamp(root, reports, Path(args.params))
+        if diffs:
+            print("\n".join(diffs))
+            raise TermweightError(f"{reports / 'provenance.json'}: {len(diffs)} differences from "
+                                  "the recorded build (listed above)")
+        print(f"{reports / 'provenance.json'}: this checkout's inputs, params and lock are the "
+              "recorded build's")
+        return
+    from termweight import environment
+
+    print(json.dumps(environment.describe(root), indent=1, sort_keys=True))
+
+
 def register(sub) -> None:
+    p = sub.add_parser("report-provenance", help="this environment as the build stamp records it, or "
+                       "--check this checkout against reports/provenance.json",
+                       description="Print the environment record (Python, packages, BLAS, lock "
+                       "file), or check the checkout against the PDF's build stamp.\n\nexample:\n"
+                       "  python -m termweight report-provenance --check",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--check", action="store_true", help="compare the PDF's inputs, params and lock "
+                   "with reports/provenance.json (exit 2 on a difference)")
+    p.add_argument("--params", default="params.yaml", help="(default: %(default)s)")
+    p.add_argument("--reports", default="reports", help="(default: %(default)s)")
+    p.add_argument("--root", default=".", help="project root (default: %(default)s)")
+    p.set_defaults(func=cmd_provenance)
+
     p = sub.add_parser("report-summary", help="the README's results table (Markdown) from "
                        "reports/metrics and the published numbers",
                        description="Print the results-at-a-glance table, or write it into the "

@@ -22,10 +22,12 @@ python3 -m venv .venv && .venv/bin/pip install -q --upgrade pip >/dev/null \
 echo "== packages that differ from envs/requirements.lock.txt"
 .venv/bin/python - <<'EOF'
 from termweight.environment import lock_differences
+import json
 diff = lock_differences("envs/requirements.lock.txt")
 for name, v in diff.items():
     print(f"  {name}: lock {v['lock']}, newest {v['installed']}")
 print(f"  {len(diff)} packages differ")
+json.dump(diff, open("../newest_differs.json", "w"), indent=1, sort_keys=True)
 EOF
 status=0
 echo "== quick start (snakemake --cores 2) under the newest versions"

@@ -63,8 +63,8 @@ STEPS = {
               "--out", "out/table.tex"),
     "figure": ("figure", "--params", "params.yaml", "--exp", "slice", "--runs", "res/runs.csv",
                "--out", "out/figure.pdf"),
-    "report-macros": ("report-macros", "--exp", "slice", "--metrics", "res/slice.json",
-                      "--out", "out/macros.tex"),
+    "report-macros": ("report-macros", "--params", "params.yaml", "--exp", "slice", "--metrics",
+                      "res/slice.json", "--out", "out/macros.tex"),
 }
 #: what each step writes for the split (and the first encoding): none of it may exist after an error
 OUTPUTS = {"stats": [STATS_T], "score": [SCORES_T], "encode": [ENC_T], "train": [MODEL_T],
@@ -107,7 +107,12 @@ def chain(tmp_path_factory) -> Path:
         os.chdir(d)
         assert main(["--log", "l.log", "split", "--params", "params.yaml", "--exp", "slice",
                      "--corpus", "corpus", "--out-dir", "splits"]) == 0
-        for step in STEPS.values():
+        from termweight.config import load_params
+        from termweight.splits import split_names
+
+        every = split_names(load_params("params.yaml")["experiments"]["slice"]["protocol"])
+        for step in STEPS.values():  # every split: the concluding steps check them all
+            step = [x for a in step for x in (every if a == SPLIT else [a])]
             assert main(["--log", "l.log", *step]) == 0, (step, Path("l.log").read_text())
     finally:
         os.chdir(old)
@@ -225,7 +230,44 @@ CASES = {
         "report-macros", "res/slice.json", "'dataset'"),
     "metrics-json-list": (lambda d: (d / "res/slice.json").write_text("[1, 2]"),
                           "report-macros", "res/slice.json", "JSON object"),
+    # the concluding steps: every declared cell exactly once, every score finite and in range
+    "runs-missing-cell-table": (lambda d: _csv_drop_line(d / "res/runs.csv", 4), "table",
+                                "res/runs.csv", "is missing"),
+    "runs-missing-cell-figure": (lambda d: _csv_drop_line(d / "res/runs.csv", 4), "figure",
+                                 "res/runs.csv", "is missing"),
+    "runs-duplicated-cell": (lambda d: _csv_append_first(d / "res/runs.csv"), "table",
+                             "res/runs.csv", "appears twice"),
+    "runs-undeclared-encoding": (lambda d: _csv_edit(d / "res/runs.csv", lambda f: _set(
+        f, "encoding", 0, "tf-chi2")), "figure", "res/runs.csv", "not declared"),
+    "runs-nan": (lambda d: _csv_edit(d / "res/runs.csv", lambda f: _set(
+        f, "micro_accuracy", 2, float("nan"))), "table", "res/runs.csv", "micro_accuracy"),
+    "metrics-duplicated-task": (lambda d: _csv_append_first(d / _fmt(MET_T)), "aggregate", MET_T,
+                                "appears twice"),
+    "metrics-json-missing-encoding": (lambda d: _json_edit(
+        d / "res/slice.json", lambda m: m["encodings"].pop("tfidf")), "report-macros",
+        "res/slice.json", "'tfidf' is missing"),
+    "metrics-json-undeclared-encoding": (lambda d: _json_edit(
+        d / "res/slice.json", lambda m: m["encodings"].update(extra=m["encodings"]["tf"])),
+        "report-macros", "res/slice.json", "not declared"),
+    "metrics-json-fewer-splits": (lambda d: _json_edit(d / "res/slice.json", lambda m: m.update(
+        splits=3)), "report-macros", "res/slice.json", "splits"),
 }
+
+
+def _csv_drop_line(path: Path, line: int) -> None:
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:line - 1] + lines[line:]) + "\n")
+
+
+def _csv_append_first(path: Path) -> None:
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines, lines[1]]) + "\n")
+
+
+def _json_edit(path: Path, fn) -> None:
+    m = io.read_json(path)
+    fn(m)
+    path.write_text(json.dumps(m))
 
 
 def _nan_matrix(m):

@@ -198,3 +198,36 @@ def test_default_remote_push_then_a_fresh_checkout_restores(slice_dvc, tmp_path)
     run([str(clone / "workflow/scripts/restore-from-dvc"), *DVC_SLICE, "--", *SMK_SLICE], clone)
     assert digests(clone) == digests(first)
     assert nothing_to_do(clone, SMK_SLICE)
+
+
+@pytest.mark.parametrize("case", ["missing", "nan", "above-one", "rank-inf"])
+def test_headlines_refuse_a_missing_or_bad_cell(tmp_path, case):
+    """A declared encoding missing, a NaN, an F1 above 1, a non-finite average rank: one line
+    naming the file and the cell, exit 2, nothing written."""
+    _params(tmp_path / "p.yaml", {"x": SMALL["experiments"]["slice"]})
+    (tmp_path / "reports/metrics").mkdir(parents=True)
+    m = json.loads(json.dumps(SLICE_METRICS))
+    text = None
+    if case == "missing":
+        del m["encodings"]["binary-bns"]
+    elif case == "nan":
+        text = json.dumps(m).replace("0.93", "NaN")
+    elif case == "above-one":
+        m["encodings"]["binary"]["macro_f1"] = 1.5
+    else:
+        shutil.copy2(REPO / "reports/metrics/benchmark.json", tmp_path / "reports/metrics")
+        text = (REPO / "reports/metrics/benchmark.json").read_text()
+        bench = json.loads(text)
+        bench["best"]["mnb"][bench["measures"][0]]["avg_rank"] = 0.0
+        (tmp_path / "reports/metrics/benchmark.json").write_text(json.dumps(bench))
+        text = None
+    (tmp_path / "reports/metrics/x.json").write_text(text or json.dumps(m))
+    res = tw("headlines", "--params", "p.yaml", "--out", "h.json", cwd=tmp_path)
+    errors = [line for line in res.stderr.splitlines() if " INFO " not in line]
+    assert res.returncode == 2 and len(errors) == 1, res.stderr
+    named = "benchmark.json" if case == "rank-inf" else "reports/metrics/x.json"
+    assert named in errors[0], errors
+    cell = {"missing": "binary-bns", "nan": "NaN", "above-one": "encodings/binary",
+            "rank-inf": "best/mnb"}[case]
+    assert cell in errors[0], errors
+    assert not (tmp_path / "h.json").exists()

@@ -148,3 +148,15 @@ def test_the_lock_is_current_with_pyproject(tmp_path):
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     assert lock_pins(tmp_path / "envs" / LOCK.name) == lock_pins(LOCK)
+
+
+def test_the_docs_quote_the_last_newest_versions_run():
+    """docs/environment.md's figures are those of benchmarks/results/newest_versions.json."""
+    import json
+
+    m = json.loads((REPO / "benchmarks/results/newest_versions.json").read_text())
+    text = " ".join((REPO / "docs/environment.md").read_text().split())
+    assert f"Last run {m['date']} at {m['commit']}" in text
+    assert f"{len(m['packages_that_differ'])} packages differ from the lock" in text
+    for name, v in m["packages_that_differ"].items():
+        assert f"| {name} | {v['lock']} | {v['newest'] or 'not installed'} |" in text

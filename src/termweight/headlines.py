@@ -19,10 +19,12 @@ So ``dvc metrics diff`` and ``dvc exp show`` show what a change moved in a few r
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 
 from termweight import io
 from termweight.errors import DataError
+from termweight.results_check import UNIT, check_mapping, check_measures
 
 log = logging.getLogger("termweight.headlines")
 
@@ -38,12 +40,16 @@ def headlines(params: dict, reports: Path, published: Path) -> dict:
             log.info("%s: not there (experiment %s not run): skipped", path, exp)
             continue
         encodings = io.read_json_object(path).get("encodings")
+        check_mapping(path, encodings, spec["encodings"], "encodings")
         try:
             out[exp] = {m: {e: encodings[e][m] for e in spec["encodings"]}
                         for m in ("micro_f1", "macro_f1")}
         except (KeyError, TypeError):
             raise DataError(path, "no encodings/<encoding>/micro_f1 and macro_f1 for every "
                                   f"encoding of experiment {exp!r}: rerun its aggregate step") from None
+        for e in spec["encodings"]:
+            check_measures(path, encodings[e], dict.fromkeys(("micro_f1", "macro_f1"), UNIT),
+                           f"encodings/{e}")
     from termweight.experiments.papers import papers
 
     declared = papers()
@@ -79,10 +85,14 @@ def benchmark_headlines(metrics: dict, path: Path) -> dict:
     """Per learner, on the first measure: the best weighting, its average rank, the baseline's."""
     try:
         measure, baseline = metrics["measures"][0], metrics["baseline"]
-        return {learner: {"measure": measure, "best": best[measure]["weighting"],
-                          "best_avg_rank": best[measure]["avg_rank"],
-                          f"{baseline}_avg_rank": metrics["baseline_rank"][learner][measure]}
-                for learner, best in metrics["best"].items()}
+        out = {learner: {"measure": measure, "best": best[measure]["weighting"],
+                         "best_avg_rank": best[measure]["avg_rank"],
+                         f"{baseline}_avg_rank": metrics["baseline_rank"][learner][measure]}
+               for learner, best in metrics["best"].items()}
     except (KeyError, TypeError, IndexError):
         raise DataError(path, "no measures, baseline, best/<learner>/<measure> and baseline_rank: "
                               "rerun the benchmark's report step") from None
+    for learner, row in out.items():  # an average rank is a finite number >= 1
+        check_measures(path, row, {"best_avg_rank": (1.0, math.inf),
+                                   f"{baseline}_avg_rank": (1.0, math.inf)}, f"best/{learner}")
+    return out

@@ -9,7 +9,7 @@ from termweight.experiments.papers import papers as declared_papers
 HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
 REPORT_GENERATED = [
     f"reports/generated/{name}.tex"
-    for name in ["summary", "included"]
+    for name in ["front", "summary", "included"]
     + [f"{p}-more" for p in declared_papers()]
 ]
 # Without TeX the PDF is not declared (so the rule does not fail); the rule says why.
@@ -27,12 +27,15 @@ rule report_macros:
         metrics="reports/metrics/{exp}.json",
     output:
         "reports/macros/{exp}.tex",
+    params:
+        tracked=lambda w: EXPERIMENTS[w.exp],
     log:
         "logs/report/macros_{exp}.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} report-macros --exp {wildcards.exp} --metrics {input.metrics}"
+        "python -m termweight --log {log} report-macros --params params.yaml --exp {wildcards.exp}"
+        " --metrics {input.metrics}"
         " --out {output}"
 
 

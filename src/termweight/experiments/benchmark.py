@@ -74,8 +74,10 @@ MIXCH = "ntf-mixch"
 
 # --- data ------------------------------------------------------------------------------------
 
-def load_runs(params: dict, template: str) -> pd.DataFrame:
-    """Every run's per-split averages: columns run, dataset, learner, encoding, split, measures."""
+def load_runs(params: dict, template: str, require=()) -> pd.DataFrame:
+    """Every run's per-split averages: columns run, dataset, learner, encoding, split, measures;
+    each file checked (``check_runs``) and holding the columns ``require`` (after the headline
+    measure is derived)."""
     from termweight.settings import benchmark_runs
 
     frames = []
@@ -85,6 +87,7 @@ def load_runs(params: dict, template: str) -> pd.DataFrame:
             f = io.read_table(path, required=("encoding", "split", "micro_f1", "macro_f1"))
             if "accuracy" not in f.columns:
                 raise DataError(path, "no 'accuracy' column (evaluate with --doc-accuracy)")
+            check_runs(path, f, e)
             if "top1_macro_f1" in f.columns:
                 from termweight.intermediates import check_table
 
@@ -92,6 +95,12 @@ def load_runs(params: dict, template: str) -> pd.DataFrame:
                 single = f["single_label"].astype(str).str.lower() == "true"
                 # the headline: top-1 F1 on single-label corpora, per-category F1 on multi-label
                 f["headline_macro_f1"] = np.where(single, f["top1_macro_f1"], f["macro_f1"])
+            missing = [c for c in require if c not in f.columns]
+            if missing:
+                raise DataError(path, f"no column {missing[0]!r}: the measures "
+                                f"{', '.join(TOP1_MEASURES)} and the majority baseline need runs "
+                                "evaluated with top-1 counts (re-run the benchmark's evaluate "
+                                "steps)")
             f.insert(0, "learner", learner)
             f.insert(0, "dataset", e["dataset"])
             f.insert(0, "run", run)
@@ -99,6 +108,27 @@ def load_runs(params: dict, template: str) -> pd.DataFrame:
     if not frames:
         raise DataError("params.yaml", "benchmark: no runs configured")
     return pd.concat(frames, ignore_index=True)
+
+
+#: the scores of a runs.csv the benchmark reads (those it holds): F1 and accuracy in [0, 1]; the
+#: chosen C or alpha and the fits stopped at the cap >= 0
+RUN_UNIT = ("micro_f1", "macro_f1", "accuracy", "top1_macro_f1", "top1_micro_f1",
+            "majority_accuracy", "majority_macro_f1", "majority_micro_f1")
+RUN_NONNEGATIVE = ("value", "unconverged", "inner_unconverged")
+
+
+def check_runs(path, frame: pd.DataFrame, run: dict) -> None:
+    """One runs.csv of ``run`` (a ``benchmark_runs`` entry) against the params: every declared
+    (weighting, split) once (the run's ``encodings`` x ``split_names`` of its protocol), no
+    other, and every score of ``RUN_UNIT`` / ``RUN_NONNEGATIVE`` it holds finite and in range
+    (``termweight.results_check``; ``frame`` itself is left as read)."""
+    from termweight.results_check import NONNEGATIVE, UNIT, check_cells
+    from termweight.splits import split_names
+
+    measures = {**{c: UNIT for c in RUN_UNIT if c in frame.columns},
+                **{c: NONNEGATIVE for c in RUN_NONNEGATIVE if c in frame.columns}}
+    check_cells(path, frame.copy(), {"encoding": list(run["encodings"]),
+                                     "split": split_names(run["protocol"])}, measures)
 
 
 def dataset_scores(runs: pd.DataFrame, measures=MEASURES) -> pd.DataFrame:
@@ -482,24 +512,35 @@ def per_dataset_latex(table: pd.DataFrame, measures, learners) -> str:
     return "\n".join(lines)
 
 
+def read_report_inputs(args, params: dict, measures) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """What ``benchmark-report`` reads, checked before it writes anything: every run's runs.csv
+    (``load_runs``: each declared weighting and split once, the scores in range), the columns of
+    ``measures`` and of the majority baseline, and the columns' seconds (``column_costs``)."""
+    runs = load_runs(params, args.runs,
+                     require=(*measures, "majority_accuracy", "majority_macro_f1"))
+    return runs, (column_costs(args.seconds, params) if args.seconds else None)
+
+
 def cmd_benchmark_report(args) -> None:
     """runs.csv of every run and learner -> statistics, tables, figures, JSON, macros."""
     from termweight.config import load_params
+
+    params = load_params(args.params)
+    measures = list(params["benchmark"].get("measures", MEASURES))
+    runs, cost = read_report_inputs(args, params, measures)
+    with io.all_or_nothing():  # every output, or none
+        _report(args, params, runs, cost, measures)
+
+
+def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> None:
+    """The report's outputs from the checked ``runs`` (``cmd_benchmark_report``)."""
     from termweight.reporting import save_figure, write_latex_table
     from termweight.settings import benchmark_runs
 
-    params = load_params(args.params)
     b = params["benchmark"]
     cfg = {"alpha": b.get("alpha", 0.05), "baseline": b.get("baseline", "tfidf"),
            "rope": b.get("rope", 0.01)}
-    measures = list(b.get("measures", MEASURES))
     learners = list(b["learners"])
-    runs = load_runs(params, args.runs)
-    missing = [m for m in measures if m not in runs.columns]
-    if missing:
-        raise DataError(args.runs, f"no column {missing[0]!r}: the measures "
-                                   f"{', '.join(TOP1_MEASURES)} need runs evaluated with top-1 "
-                                   "counts (re-run the benchmark's evaluate steps)")
     scores = dataset_scores(runs, measures)
     order = list(next(iter(benchmark_runs(params).values()))["encodings"])
     data, reports = Path(args.data), Path(args.reports)
@@ -521,75 +562,23 @@ def cmd_benchmark_report(args) -> None:
             D = score_matrix(scores, learner, m, order)
             t = rank_tests(D, cfg["baseline"], cfg["alpha"])
             tests[(learner, m)] = t
-            vb, vt = t.get("vs_best"), t.get("vs_baseline")
-            for w in D.columns:
-                test_rows.append({
-                    "learner": learner, "measure": m, "weighting": w,
-                    "avg_rank": float(t["avg_rank"][w]), "mean": float(D[w].mean()),
-                    "friedman_p": t["friedman_p"],
-                    "wilcoxon_p_vs_best": (float(vb["p"][w]) if vb is not None and w in vb.index
-                                           else None),
-                    "wilcoxon_p_holm_vs_best": (float(vb["p_holm"][w])
-                                                if vb is not None and w in vb.index else None),
-                    "wilcoxon_p_holm_vs_baseline": (float(vt["p_holm"][w]) if vt is not None
-                                                    and w in vt.index else None)})
-            if t.get("wilcoxon_holm") is not None:
-                raw, holm = t["wilcoxon"], t["wilcoxon_holm"]
-                for i, a in enumerate(D.columns):
-                    for w in D.columns[i + 1:]:
-                        pair_rows.append({"learner": learner, "measure": m, "a": a, "b": w,
-                                          "mean_diff": float((D[a] - D[w]).mean()),
-                                          "wilcoxon_p": float(raw.loc[a, w]),
-                                          "wilcoxon_p_holm": float(holm.loc[a, w])})
-            keep = [w for w in (*BNS_WEIGHTINGS, MIXCH) if w]
-            cd = f"; Nemenyi's CD = {t['cd']:.2f}" if t.get("cd") else ""
-            save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
-                                  f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
-                                  f"datasets; bars: pairwise Wilcoxon, Holm p $\\geq$ "
-                                  f"{cfg['alpha']}{cd}", keep=keep),
-                        reports / "figures" / f"benchmark_cd_{learner}_{m}",
-                        data=False)  # ranks and bars: benchmark_{learner}.tex has the numbers
+            more_tests, more_pairs = _test_rows(learner, m, D, t)
+            test_rows += more_tests
+            pair_rows += more_pairs
+            _save_cd(t, learner, m, cfg, reports)
         rows += declared(D0, runs, learner, measures[0], b.get("comparisons") or [], own,
                          cfg["rope"], int(b["protocol"].get("repeats", 1)), cfg["alpha"])
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
                                 f"{MEASURE_NAMES[measures[0]]} minus {cfg['baseline']}"),
                     reports / "figures" / f"benchmark_heat_{learner}",
                     data=False)  # an image: data/benchmark/scores.csv has the numbers
-        n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
-        write_latex_table(
-            reports / "tables" / f"benchmark_{learner}.tex",
-            leaderboard(scores, tests, learner, measures, cfg["baseline"], single,
-                        (b.get("tuning") or {}).get("normalize", "l2") == "l2"
-                        if b.get("tuning") else False),
-            f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
-            f"{len(datasets)} datasets ({n_splits} splits), ordered by "
-            f"{MEASURE_NAMES[measures[0]]} rank, with its 95\\% bootstrap interval over the "
-            "datasets, and the mean score per measure"
-            + (f" over the {len(single)} single-label datasets" if single is not None
-               and len(single) < len(datasets) else "")
-            + f"; p of Wilcoxon's signed-rank test over the "
-            f"datasets against the best-ranked weighting and against {cfg['baseline']}, "
-            "Holm-adjusted over the k $-$ 1 comparisons. A name in parentheses is the same "
-            "method at unit length, run once.",
-            f"tab:benchmark_{learner}", escape=False)
-    tests_frame = pd.DataFrame(test_rows)
-    io.write_table(data / "tests.csv", tests_frame)
+        _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets, single,
+                           reports)
+    io.write_table(data / "tests.csv", pd.DataFrame(test_rows))
     io.write_table(data / "pairwise.csv", pd.DataFrame(
         pair_rows, columns=["learner", "measure", "a", "b", "mean_diff", "wilcoxon_p",
                             "wilcoxon_p_holm"]))
-    summary = pd.DataFrame([{
-        "Learner": LEARNER_NAMES.get(lr, lr), "Measure": MEASURE_NAMES[m],
-        "$N$": str(t["n_datasets"]), "$k$": str(t["k"]),
-        "Friedman $\\chi^2$": f"{t['friedman_chi2']:.1f}" if np.isfinite(t["friedman_chi2"]) else "--",
-        "$p$": _fmt_p(t["friedman_p"]),
-        "pairs different": (f"{_n_different(t)} of {t['k'] * (t['k'] - 1) // 2}"
-                            if t.get("wilcoxon_holm") is not None else "--"),
-        "Nemenyi CD": f"{t['cd']:.2f}" if t.get("cd") else "--",
-        "best": _w(t["best"]), "its rank": f"{t['avg_rank'].iloc[0]:.2f}",
-        f"rank of {cfg['baseline']}": (f"{t['avg_rank'][cfg['baseline']]:.2f}"
-                                       if cfg["baseline"] in t["avg_rank"] else "--"),
-    } for (lr, m), t in tests.items()])
-    write_latex_table(reports / "tables" / "benchmark_tests.tex", summary,
+    write_latex_table(reports / "tables" / "benchmark_tests.tex", _tests_summary(tests, cfg),
                       "Benchmark: Friedman test per learner and measure; pairs of weightings "
                       "whose pairwise Wilcoxon signed-rank test, Holm-adjusted over all pairs, "
                       f"has $p < \\alpha$ ($\\alpha$ = {cfg['alpha']}); Nemenyi's critical "
@@ -604,10 +593,102 @@ def cmd_benchmark_report(args) -> None:
                       "class with the most training documents) against the best (weighting, "
                       "learner) of each dataset, mean over the splits.",
                       "tab:benchmark_majority", escape=False)
-    grid = {"datasets": datasets, "weightings": order, "learners": learners,
+    _write_headline(runs, scores, tests, rows, majority, ans, cost,
+                    {"b": b, "cfg": cfg, "measures": measures, "learners": learners,
+                     "order": order, "datasets": datasets}, reports)
+
+
+def _test_rows(learner: str, m: str, D: pd.DataFrame, t: dict) -> tuple[list, list]:
+    """One learner's and measure's rows of tests.csv (a row per weighting) and pairwise.csv (a
+    row per two weightings, when tested)."""
+    vb, vt = t.get("vs_best"), t.get("vs_baseline")
+    test_rows, pair_rows = [], []
+    for w in D.columns:
+        test_rows.append({
+            "learner": learner, "measure": m, "weighting": w,
+            "avg_rank": float(t["avg_rank"][w]), "mean": float(D[w].mean()),
+            "friedman_p": t["friedman_p"],
+            "wilcoxon_p_vs_best": (float(vb["p"][w]) if vb is not None and w in vb.index
+                                   else None),
+            "wilcoxon_p_holm_vs_best": (float(vb["p_holm"][w])
+                                        if vb is not None and w in vb.index else None),
+            "wilcoxon_p_holm_vs_baseline": (float(vt["p_holm"][w]) if vt is not None
+                                            and w in vt.index else None)})
+    if t.get("wilcoxon_holm") is not None:
+        raw, holm = t["wilcoxon"], t["wilcoxon_holm"]
+        for i, a in enumerate(D.columns):
+            for w in D.columns[i + 1:]:
+                pair_rows.append({"learner": learner, "measure": m, "a": a, "b": w,
+                                  "mean_diff": float((D[a] - D[w]).mean()),
+                                  "wilcoxon_p": float(raw.loc[a, w]),
+                                  "wilcoxon_p_holm": float(holm.loc[a, w])})
+    return test_rows, pair_rows
+
+
+def _save_cd(t: dict, learner: str, m: str, cfg: dict, reports: Path) -> None:
+    """One learner's and measure's CD diagram, ``figures/benchmark_cd_<learner>_<measure>``."""
+    from termweight.reporting import save_figure
+
+    keep = [w for w in (*BNS_WEIGHTINGS, MIXCH) if w]
+    cd = f"; Nemenyi's CD = {t['cd']:.2f}" if t.get("cd") else ""
+    save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
+                          f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
+                          f"datasets; bars: pairwise Wilcoxon, Holm p $\\geq$ "
+                          f"{cfg['alpha']}{cd}", keep=keep),
+                reports / "figures" / f"benchmark_cd_{learner}_{m}",
+                data=False)  # ranks and bars: benchmark_{learner}.tex has the numbers
+
+
+def _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets, single,
+                       reports: Path) -> None:
+    """``tables/benchmark_<learner>.tex``; its caption's numbers of datasets and splits are
+    those of the checked runs (every declared split of every dataset, ``check_runs``)."""
+    from termweight.reporting import write_latex_table
+
+    n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
+    write_latex_table(
+        reports / "tables" / f"benchmark_{learner}.tex",
+        leaderboard(scores, tests, learner, measures, cfg["baseline"], single,
+                    (b.get("tuning") or {}).get("normalize", "l2") == "l2"
+                    if b.get("tuning") else False),
+        f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
+        f"{len(datasets)} datasets ({n_splits} splits), ordered by "
+        f"{MEASURE_NAMES[measures[0]]} rank, with its 95\\% bootstrap interval over the "
+        "datasets, and the mean score per measure"
+        + (f" over the {len(single)} single-label datasets" if single is not None
+           and len(single) < len(datasets) else "")
+        + f"; p of Wilcoxon's signed-rank test over the "
+        f"datasets against the best-ranked weighting and against {cfg['baseline']}, "
+        "Holm-adjusted over the k $-$ 1 comparisons. A name in parentheses is the same "
+        "method at unit length, run once.",
+        f"tab:benchmark_{learner}", escape=False)
+
+
+def _tests_summary(tests: dict, cfg: dict) -> pd.DataFrame:
+    """``tables/benchmark_tests.tex``'s rows: a row per learner and measure."""
+    return pd.DataFrame([{
+        "Learner": LEARNER_NAMES.get(lr, lr), "Measure": MEASURE_NAMES[m],
+        "$N$": str(t["n_datasets"]), "$k$": str(t["k"]),
+        "Friedman $\\chi^2$": f"{t['friedman_chi2']:.1f}" if np.isfinite(t["friedman_chi2"]) else "--",
+        "$p$": _fmt_p(t["friedman_p"]),
+        "pairs different": (f"{_n_different(t)} of {t['k'] * (t['k'] - 1) // 2}"
+                            if t.get("wilcoxon_holm") is not None else "--"),
+        "Nemenyi CD": f"{t['cd']:.2f}" if t.get("cd") else "--",
+        "best": _w(t["best"]), "its rank": f"{t['avg_rank'].iloc[0]:.2f}",
+        f"rank of {cfg['baseline']}": (f"{t['avg_rank'][cfg['baseline']]:.2f}"
+                                       if cfg["baseline"] in t["avg_rank"] else "--"),
+    } for (lr, m), t in tests.items()])
+
+
+def _headline(runs, tests, rows, majority, ctx: dict) -> dict:
+    """``metrics/benchmark.json`` without the tuning: the grid (its splits per dataset those of
+    the checked runs), the best weighting per learner and measure, the comparisons, the
+    majority baseline, the per-learner files."""
+    cfg, measures, learners, datasets = ctx["cfg"], ctx["measures"], ctx["learners"], ctx["datasets"]
+    grid = {"datasets": datasets, "weightings": ctx["order"], "learners": learners,
             "splits": {d: int(runs[runs["dataset"] == d]["split"].nunique()) for d in datasets},
             "fits": int(len(runs))}
-    headline = {
+    return {
         "experiment": "benchmark", "datasets": datasets, "grid": grid,
         "measures": measures, "baseline": cfg["baseline"], "alpha": cfg["alpha"],
         "rope": cfg["rope"],
@@ -632,6 +713,18 @@ def cmd_benchmark_report(args) -> None:
         + [f"figures/benchmark_{kind}.{ext}" for lr in learners
            for kind in [*(f"cd_{lr}_{m}" for m in measures), f"heat_{lr}"] for ext in ("pdf", "png")],
     }
+
+
+def _write_headline(runs, scores, tests, rows, majority, ans, cost, ctx: dict,
+                    reports: Path) -> None:
+    """``metrics/benchmark.json`` (``_headline`` and the tuning), the chosen values' figure, the
+    cost table (``cost``: ``column_costs``; None without ``--seconds``) and the macros."""
+    from termweight.experiments.comparisons import chosen_figure
+    from termweight.reporting import save_figure, write_latex_table
+
+    b, cfg, measures = ctx["b"], ctx["cfg"], ctx["measures"]
+    learners, order, datasets = ctx["learners"], ctx["order"], ctx["datasets"]
+    headline = _headline(runs, tests, rows, majority, ctx)
     tuning = tuning_summary(runs)
     if tuning:
         from termweight.learners.protocol import Protocol
@@ -640,12 +733,9 @@ def cmd_benchmark_report(args) -> None:
         for lr, t in tuning.items():
             t["grid"] = [f"{v:g}" for v in grid.values(lr)] if grid is not None else []
         headline["tuning"] = tuning
-    from termweight.experiments.comparisons import chosen_figure
-
     save_figure(chosen_figure(tuning, LEARNER_NAMES), reports / "figures" / "benchmark_chosen",
                 data=False)  # the counts: reports/metrics/benchmark.json, "tuning"
-    if args.seconds:
-        cost = column_costs(args.seconds, params)
+    if cost is not None:
         io.write_table(reports / "tables" / "benchmark_cost.csv", cost)
         write_latex_table(reports / "tables" / "benchmark_cost.tex", _cost_latex(cost),
                           "Benchmark: what each weighting's columns cost, summed over the "
@@ -777,16 +867,19 @@ def column_costs(path, params: dict) -> pd.DataFrame:
     ``path`` (``benchmarks/results/benchmark_columns_seconds.csv``, a row per column, gathered
     from ``benchmark-column --out-seconds`` by ``benchmarks/grid_part.py``; checked when read);
     ``columns``: how many of the weighting's columns were measured."""
+    from termweight.results_check import NONNEGATIVE, check_cells
     from termweight.settings import benchmark_runs
 
     f = io.read_table(path, required=SECONDS_COLUMNS)
     parts = [c for c in f.columns if c.endswith("_wall_s") and not c.startswith("command")]
     num = ["command_wall_s", "command_cpu_s", *parts]
-    values = f[num].apply(pd.to_numeric, errors="coerce")
-    if values.isna().any().any() or (values < 0).any().any():
-        raise DataError(path, "the seconds must be numbers >= 0 in every row")
-    f[num] = values
     grid = {(e["dataset"], w) for e in benchmark_runs(params).values() for w in e["encodings"]}
+    # a row per (kind, dataset, weighting), its seconds finite and >= 0; not every column of the
+    # grid need be measured (the table counts those that are), and other kinds' rows may follow
+    check_cells(path, f.copy(), {"kind": ["grid"], "dataset": sorted({d for d, _ in grid}),
+                                 "weighting": sorted({w for _, w in grid})},
+                dict.fromkeys(num, NONNEGATIVE), complete=False, extra_ok=True)
+    f[num] = f[num].apply(pd.to_numeric, errors="coerce")
     in_grid = np.array([(d, w) in grid for d, w in zip(f["dataset"], f["weighting"],
                                                         strict=True)], dtype=bool)
     f = f[(f["kind"] == "grid").to_numpy() & in_grid]

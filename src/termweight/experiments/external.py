@@ -267,6 +267,58 @@ def latex_table(published: dict, rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+#: the measures a published row may name (``_measures``), all in [0, 1]
+MEASURES = ("accuracy", "micro_f1", "macro_f1")
+ROW_KEYS = ("source", "run", "method", "measure", "published")
+
+
+def _row_cell(i: int, row: dict) -> str:
+    return f"rows[{i}] (source={row['source']}, run={row['run']}, measure={row['measure']})"
+
+
+def check_published(path, published) -> dict:
+    """The published numbers as read: ``sources`` and ``rows``; every row names a declared
+    source and one of ``MEASURES``, holds its (source, run, measure) once and a number finite
+    and in [0, 1]."""
+    from termweight.errors import DataError
+    from termweight.results_check import UNIT, check_range
+
+    if not (isinstance(published, dict) and isinstance(published.get("sources"), dict)
+            and isinstance(published.get("rows"), list)):
+        raise DataError(path, "expected an object with 'sources' (an object) and 'rows' (a list)")
+    seen: dict[tuple, int] = {}
+    for i, row in enumerate(published["rows"]):
+        if not isinstance(row, dict) or any(k not in row for k in ROW_KEYS):
+            raise DataError(path, f"rows[{i}]: expected an object with {', '.join(ROW_KEYS)}")
+        cell = _row_cell(i, row)
+        if row["source"] not in published["sources"]:
+            raise DataError(path, f"{cell}: the source is not declared in 'sources'")
+        if row["measure"] not in MEASURES:
+            raise DataError(path, f"{cell}: the measure is not one of {', '.join(MEASURES)}")
+        key = (row["source"], row["run"], row["measure"])
+        if key in seen:
+            raise DataError(path, f"{cell} appears twice (rows[{seen[key]}] and rows[{i}])")
+        seen[key] = i
+        check_range(path, "published", row["published"], UNIT, where=cell)
+    return published
+
+
+def check_results(path, published: dict, results: dict) -> None:
+    """Every published row's run is one of ``results`` (this module's runs), and ours of its
+    measure (with unit-length rows too, where run) is finite and in [0, 1]."""
+    from termweight.errors import DataError
+    from termweight.results_check import UNIT, check_measures
+
+    for i, row in enumerate(published["rows"]):
+        ours = results.get(row["run"])
+        if ours is None:
+            raise DataError(path, f"{_row_cell(i, row)}: the run is not a run of this module")
+        for key in ("measures", "measures_l2"):
+            if key in ours:
+                check_measures(path, ours[key], {row["measure"]: UNIT},
+                               f"{_row_cell(i, row)}, ours ({key})")
+
+
 def cmd_external_compare(args) -> None:
     import pandas as pd
 
@@ -277,11 +329,10 @@ def cmd_external_compare(args) -> None:
         published = json.loads(Path(args.published).read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise DataError(args.published, f"cannot read the published numbers: {exc}") from None
+    check_published(args.published, published)
     docs = postings(args.raw_20news)
     results = {**gallery(docs), **tutorial(docs), **news20(docs), **run_r8(args.corpus_r8)}
-    missing = sorted({r["run"] for r in published["rows"]} - set(results))
-    if missing:
-        raise DataError(args.published, f"row run {missing[0]!r} is not a run of this module")
+    check_results(args.published, published, results)
     rows = compare(published, results)
     for r in rows:
         log.info("%s %s %s: published %.4f, ours %.4f", r["source"], r["method"], r["measure"],

@@ -54,12 +54,15 @@ def sensitivity_config(params: dict, source: str = "params.yaml") -> dict:
     return {"datasets": list(s["datasets"]), "normalize": s["normalize"], "headline": headline}
 
 
-def _runs(params: dict, template: str, datasets) -> pd.DataFrame:
+def _runs(params: dict, template: str, datasets, measure: str) -> pd.DataFrame:
+    """The runs.csv of ``datasets`` (``template``), checked as the report checks them
+    (``load_runs``: every declared weighting and split once, the scores in range), each with
+    a column ``measure``."""
     from termweight.experiments.benchmark import load_runs
 
     b = params["benchmark"]
     only = {**params, "benchmark": {**b, "datasets": {d: b["datasets"][d] for d in datasets}}}
-    return load_runs(only, template)
+    return load_runs(only, template, require=(measure,))
 
 
 def compare(headline: pd.DataFrame, other: pd.DataFrame, measure: str) -> pd.DataFrame:
@@ -157,8 +160,8 @@ def cmd_benchmark_sensitivity(args) -> None:
     params = load_params(args.params)
     cfg = sensitivity_config(params, args.params)
     measure = list(params["benchmark"].get("measures", MEASURES))[0]
-    table = compare(_runs(params, args.runs, cfg["datasets"]),
-                    _runs(params, args.other_runs, cfg["datasets"]), measure)
+    table = compare(_runs(params, args.runs, cfg["datasets"], measure),
+                    _runs(params, args.other_runs, cfg["datasets"], measure), measure)
     summ = summary(table)
     reports = Path(args.reports)
     name = MEASURE_NAMES[measure]

@@ -19,6 +19,7 @@ def cmd_aggregate(args) -> None:
 
     from termweight.evaluation import averages, mean_se
     from termweight.intermediates import read_metrics
+    from termweight.results_check import check_cells
 
     _, exp = common.experiment(args)
     names = common.names(args)
@@ -27,7 +28,10 @@ def cmd_aggregate(args) -> None:
         column = None if "{split}" in args.metrics else _column_table(args, enc, names)
         for name in names:
             if column is None:
-                frame = read_metrics(common.fmt(args.metrics, split=name, encoding=enc))
+                where = common.fmt(args.metrics, split=name, encoding=enc)
+                frame = read_metrics(where)
+                if "task" in frame.columns:  # each task (class) once
+                    check_cells(where, frame, {"task": frame["task"].unique()})
             else:
                 frame = column[column["split"] == name].drop(columns=["learner", "split"])
                 frame = frame.reset_index(drop=True)
@@ -129,6 +133,22 @@ def majority(frame) -> dict:
             "majority_macro_f1": macro, "majority_micro_f1": micro}
 
 
+def _declared_runs(args):
+    """The experiment and its runs CSV, checked against the params: every declared encoding x
+    split exactly once, nothing else, every measure finite and in [0, 1]; returns
+    ``(exp, runs, number of splits)``."""
+    from termweight.intermediates import RUN_COLUMNS
+    from termweight.results_check import UNIT, check_cells
+    from termweight.splits import split_names
+
+    _, exp = common.experiment(args)
+    runs = read_runs(args.runs)
+    splits = split_names(exp["protocol"])
+    check_cells(args.runs, runs, {"encoding": exp["encodings"], "split": splits},
+                dict.fromkeys(RUN_COLUMNS[2:], UNIT))
+    return exp, runs, len(splits)
+
+
 def _summary_frame(runs, encodings):
     import pandas as pd
 
@@ -149,8 +169,7 @@ def cmd_table(args) -> None:
 
     from termweight.reporting import latex_escape, write_latex_table
 
-    _, exp = common.experiment(args)
-    runs = read_runs(args.runs)
+    exp, runs, n = _declared_runs(args)
     s = _summary_frame(runs, exp["encodings"])
     frame = pd.DataFrame({
         "Encoding": [latex_escape(e) for e in s["encoding"]],
@@ -161,7 +180,6 @@ def cmd_table(args) -> None:
         "Accuracy": [f"{m:.4f} $\\pm$ {e:.4f}" for m, e in zip(s["micro_accuracy_mean"],
                                                                s["micro_accuracy_se"], strict=True)],
     })
-    n = runs["split"].nunique()
     caption = (f"{latex_escape(exp['dataset'])}: LinearSVC (C={learner_C(exp)}) "
                f"one-vs-rest, mean $\\pm$ standard error over {n} splits "
                f"({latex_escape(args.exp)}).")
@@ -171,11 +189,10 @@ def cmd_table(args) -> None:
 def cmd_figure(args) -> None:
     from termweight.reporting import bar_chart_with_errors, save_figure
 
-    _, exp = common.experiment(args)
-    runs = read_runs(args.runs)
+    exp, runs, n = _declared_runs(args)
     s = _summary_frame(runs, exp["encodings"])
     fig = bar_chart_with_errors(s, list(s["encoding"]), ["micro_f1", "macro_f1"], "F1",
-                                f"{exp['dataset']}: LinearSVC one-vs-rest ({runs['split'].nunique()}"
+                                f"{exp['dataset']}: LinearSVC one-vs-rest ({n}"
                                 " splits, mean $\\pm$ s.e.)")
     save_figure(fig, Path(args.out).with_suffix(""))
 

@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from termweight import io
+from termweight.errors import DataError
 from termweight.experiments.claims import POWER_Z, Claim, directional_verdict
 from termweight.experiments.esuli import (
     DEFAULT_SVM_LOSSES,
@@ -62,6 +63,14 @@ from termweight.experiments.esuli import (
     run_scores,
     svm_losses,
     training_terms,
+)
+from termweight.results_check import (
+    NONNEGATIVE,
+    UNIT,
+    check_cells,
+    check_mapping,
+    check_measures,
+    check_range,
 )
 
 ALPHA = 0.05
@@ -118,6 +127,83 @@ def _fmt(v) -> str:
     return "--" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.3f}"
 
 
+# --- what the report reads, checked before anything is written ----------------------------------
+
+#: the per-category columns read: counts >= 0, rates in [0, 1]
+CATEGORY_MEASURES = {"tp": NONNEGATIVE, "fp": NONNEGATIVE, "fn": NONNEGATIVE,
+                     "precision": UNIT, "recall": UNIT, "f1": UNIT}
+#: the feature summary's counts, and its readings of the thresholds (each a count and a mean)
+SUMMARY_COUNTS = ("train_docs", "test_docs", "categories", "terms_before", "max_training_count",
+                  "terms_with_one_value")
+READINGS = ("distinct_train", "every_train", "distinct_train_and_test")
+
+
+def read_summary(path) -> dict:
+    """The feature summary (``esuli-features``): every key the report quotes, counts >= 0."""
+    summ = io.read_json(path)
+    check_mapping(path, summ, ["dataset", *SUMMARY_COUNTS, *READINGS], "feature summary")
+    for key in SUMMARY_COUNTS:
+        check_range(path, key, summ[key], NONNEGATIVE)
+    for key in READINGS:
+        check_mapping(path, summ[key], ("features_after", "values_per_term"), key)
+        check_measures(path, summ[key], {"features_after": NONNEGATIVE,
+                                         "values_per_term": NONNEGATIVE}, key)
+    return summ
+
+
+def read_categories(path, declared=None, first=None) -> pd.DataFrame:
+    """A run's per-category table: each category once (``declared``: exactly those, in the order
+    of the file ``first``), counts >= 0, rates in [0, 1]."""
+    frame = io.read_table(path, required=("category",))
+    names = frame["category"].astype(str)
+    cats = list(pd.unique(names)) if declared is None else list(declared)
+    check_cells(path, frame.copy(), {"category": cats}, CATEGORY_MEASURES)
+    if declared is not None and names.tolist() != cats:
+        i = int(np.flatnonzero(names.to_numpy() != np.asarray(cats, dtype=object))[0])
+        raise DataError(path, f"category {names.iloc[i]!r} where {first} has {cats[i]!r}: every "
+                              "run must list the categories in one order", line=i + 2)
+    return frame
+
+
+def read_curve(path, rounds=None) -> pd.DataFrame:
+    """A booster's per-round scores: rounds 1..``rounds`` (the params' ``esuli.rounds``; None:
+    as many as the file has rows), each once and in order, every score in [0, 1]."""
+    frame = io.read_table(path)
+    n = len(frame) if rounds is None else int(rounds)
+    if n < 1:
+        raise DataError(path, "no boosting round: round 1 is missing")
+    check_cells(path, frame.copy(), {"round": range(1, n + 1)}, dict.fromkeys(MEASURES, UNIT))
+    back = np.flatnonzero(np.diff(frame["round"].to_numpy()) < 0)
+    if back.size:
+        raise DataError(path, f"round {frame['round'].iloc[back[0] + 1]} after round "
+                              f"{frame['round'].iloc[back[0]]}: rounds must ascend",
+                        line=int(back[0]) + 3)
+    return frame
+
+
+def _rounds(args):
+    """The declared number of boosting rounds (``esuli.rounds``; None without ``--params``)."""
+    return int(esuli_config(args.params)["rounds"]) if args.params else None
+
+
+def _read_runs(args, runs, summary_path, summ) -> dict[str, pd.DataFrame]:
+    """Every declared run's per-category table, checked; the first one's categories (as many as
+    the feature summary counts) are the ones every other run must list."""
+    frames, first, cats = {}, None, None
+    for run in runs:
+        if _is_svm(run):
+            path = args.svm.format(run=run) if "{run}" in args.svm else args.svm
+        else:
+            path = args.categories.format(run=run)
+        frames[run] = read_categories(path, cats, first)
+        if cats is None:
+            first, cats = path, frames[run]["category"].astype(str).tolist()
+            if len(cats) != int(summ["categories"]):
+                raise DataError(path, f"{len(cats)} categories, but {summary_path} counts "
+                                      f"{int(summ['categories'])}")
+    return frames
+
+
 def collect(args) -> dict:
     """Scores of every run (ours), the published rows, differences and diagnostics."""
     learners = _lists(args, "learners", "learners")
@@ -128,14 +214,13 @@ def collect(args) -> dict:
     svm_runs = _svm_runs(losses)
     pub = published()
     rows = pub["table1"]["rows"]
-    runs, frames = {}, {}
-    for run in _runs(learners, reps, svm_runs):
-        if _is_svm(run):
-            path = args.svm.format(run=run) if "{run}" in args.svm else args.svm
-        else:
-            path = args.categories.format(run=run)
-        frame = io.read_table(path)
-        frames[run] = frame
+    summary = read_summary(args.summary)
+    frames = _read_runs(args, _runs(learners, reps, svm_runs), args.summary, summary)
+    rounds = _rounds(args)
+    curves = {run: read_curve(args.curves.format(run=run), rounds)
+              for run in frames if not _is_svm(run)}
+    runs = {}
+    for run, frame in frames.items():
         s = run_scores(frame)
         never = frame["tp"].to_numpy() + frame["fp"].to_numpy() == 0
         s["macro_precision_no_prediction_as_one"] = macro_precision_no_prediction_as_one(
@@ -143,7 +228,7 @@ def collect(args) -> dict:
         s["categories_never_predicted"] = int(never.sum())
         s["categories_f1_zero"] = int((frame["f1"].to_numpy() == 0).sum())
         if not _is_svm(run):
-            curve = io.read_table(args.curves.format(run=run))
+            curve = curves[run]
             half = curve.iloc[len(curve) // 2 - 1] if len(curve) > 1 else curve.iloc[0]
             s["rounds"] = int(curve["round"].iloc[-1])
             s["half_rounds"] = int(half["round"])
@@ -162,7 +247,7 @@ def collect(args) -> dict:
     corpus = getattr(args, "corpus", None)
     models, features = getattr(args, "models", None), getattr(args, "features", None)
     return {"learners": learners, "reps": reps, "svm_runs": svm_runs, "runs": runs,
-            "frames": frames, "published": pub, "summary": io.read_json(args.summary),
+            "frames": frames, "published": pub, "summary": summary,
             "log_tf": log_tf_check(corpus) if corpus else None,
             "pivots": pivot_check(models, features, learners, reps)
             if models and features else None}
@@ -754,8 +839,9 @@ def write_report(args) -> None:
 
     data = collect(args)
     frame = table1(data)
+    n = next(iter(data["runs"].values()))["categories"]  # checked: every run lists the same ones
     write_latex_table(args.out_table, frame,
-                      "Esuli \\& Sebastiani, Table 1: Reuters-21578 ModApte, 90 categories; "
+                      f"Esuli \\& Sebastiani, Table 1: Reuters-21578 ModApte, {n} categories; "
                       "boosting at the last round; ``published'' rows are the paper's (-- = not "
                       "printed); macro-F1 is the mean of per-category F1; $\\pi^M$ counts the "
                       "precision 0/0 of a category never predicted positive as 0, "
@@ -800,13 +886,16 @@ def write_figure(args) -> None:
     rows = published()["table1"]["rows"]
     colours = {"adaboost_mh": "tab:blue", "mp_boost": "tab:red"}
     styles = {"binary": "-", "ordinal": "--", "ordinal_every": ":"}
-    svm = run_scores(io.read_table(args.svm))
+    rounds = _rounds(args)
+    curves = {(learner, rep): read_curve(args.curves.format(learner=learner, rep=rep), rounds)
+              for learner in learners for rep in reps}
+    svm = run_scores(read_categories(args.svm))
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
     for ax, m in zip(axes, ("micro_f1", "macro_f1"), strict=True):
         last = 1
         for learner in learners:
             for rep in reps:
-                curve = io.read_table(args.curves.format(learner=learner, rep=rep))
+                curve = curves[learner, rep]
                 last = max(last, int(curve["round"].iloc[-1]))
                 ax.plot(curve["round"], curve[m], color=colours[learner], ls=styles[rep], lw=1.2,
                         label=f"{LEARNERS[learner]}, {REPRESENTATIONS[rep]}")

@@ -1086,15 +1086,136 @@ def claims_and_gaps(per: dict, published: dict, selection: dict | None, datasets
     return claims, gaps
 
 
-def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
-    """Everything the paper shows, from the per-(dataset, seed) results; returns the metrics."""
+# --- what the report reads, checked before anything is written --------------------------------
+
+def _count_ranges() -> dict:
+    """The columns the report reads of a per-fold row: counts >= 0, ``converged`` 0 or 1 (a
+    function, not a module constant: import-time code is part of every Forman stage's digest)."""
+    from termweight.results_check import NONNEGATIVE, UNIT
+
+    return {**dict.fromkeys(COUNT_COLUMNS, NONNEGATIVE), "converged": UNIT}
+
+SELECT_KEYS = ("dataset", "task", "repeat", "fold", "selector", "k", "scaling")
+
+
+def _cell_text(frame, keys, i: int) -> str:
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, frame[list(keys)].iloc[i], strict=True))
+
+
+def _check_tested(path, frame, keys) -> None:
+    """Every row counts a test fold's documents (tp + fp + fn + tn > 0): its rates are not 0/0."""
+    total = frame[list(COUNT_COLUMNS)].to_numpy(dtype=np.float64).sum(axis=1)
+    empty = np.flatnonzero(total <= 0)
+    if empty.size:
+        i = int(empty[0])
+        raise DataError(path, f"cell ({_cell_text(frame, keys, i)}) counts no test document "
+                              "(tp + fp + fn + tn = 0)", line=i + 2)
+
+
+def _check_evaluated(path, frame, unit, tasks, cfg) -> None:
+    """One ``forman-evaluate`` table: every task x fold x learner x representation of its
+    dataset and seed once, counts >= 0, ``converged`` in [0, 1]."""
+    reps = [f"{b}-{m}" for b in cfg["bases"] for m in cfg["scalings"]]
+    cells = {"dataset": [unit[0]], "task": tasks, "repeat": [unit[1]],
+             "fold": range(int(cfg["folds"])), "learner": learners_of(cfg), "rep": reps}
+    from termweight.results_check import check_cells
+
+    check_cells(path, frame.copy(), cells, _count_ranges())
+    _check_tested(path, frame, list(cells))
+
+
+def _selection_grid(path, frame, unit, tasks, cfg) -> pd.DataFrame:
+    """The cells a ``forman-select`` table must hold (``select_repeat``'s grid): per fold, the
+    counts below that fold's vocabulary (the k of its "all" rows) x the selectors, and "all",
+    x the scalings x the tasks."""
+    sel, keys = cfg["selection"], list(SELECT_KEYS)
+    alls = frame[frame["selector"].astype(str) == "all"]
+    vocab = alls.groupby("fold")["k"].agg(["min", "max"])
+    pieces = []
+    for fold in range(int(cfg["folds"])):
+        if fold not in vocab.index:
+            raise DataError(path, f"cell (dataset={unit[0]}, task={tasks[0]}, repeat={unit[1]}, "
+                                  f"fold={fold}, selector=all, scaling={sel['scalings'][0]}) is "
+                                  "missing: no \"all\" row in this fold")
+        n, other = vocab.loc[fold, "min"], vocab.loc[fold, "max"]
+        if n != other:
+            i = int(np.flatnonzero((alls["fold"] == fold) & (alls["k"] == other))[0])
+            raise DataError(path, f"fold {fold}: \"all\" rows with k = {n} and k = {other} (one "
+                                  "vocabulary per fold)", line=int(alls.index[i]) + 2)
+        levels = [(s, k) for k in sel["counts"] if k < n for s in sel["selectors"]]
+        levels.append(("all", n))
+        grid = pd.DataFrame(levels, columns=["selector", "k"]).merge(
+            pd.DataFrame({"scaling": sel["scalings"]}), how="cross").merge(
+            pd.DataFrame({"task": tasks}), how="cross")
+        pieces.append(grid.assign(dataset=unit[0], repeat=unit[1], fold=fold)[keys])
+    return pd.concat(pieces, ignore_index=True)
+
+
+def _check_selected(path, frame, unit, tasks, cfg) -> None:
+    """One ``forman-select`` table: every cell of its grid (``_selection_grid``) once and no
+    other, counts >= 0, ``converged`` in [0, 1]."""
+    sel, keys = cfg["selection"], list(SELECT_KEYS)
+    vocab = frame.loc[frame["selector"].astype(str) == "all", "k"].astype(str).unique()
+    cells = {"dataset": [unit[0]], "task": tasks, "repeat": [unit[1]],
+             "fold": range(int(cfg["folds"])), "selector": [*sel["selectors"], "all"],
+             "k": [*map(str, sel["counts"]), *vocab], "scaling": sel["scalings"]}
+    from termweight.results_check import check_cells
+
+    check_cells(path, frame.copy(), cells, _count_ranges(), complete=False)
+    _check_tested(path, frame, keys)
+    want = _selection_grid(path, frame, unit, tasks, cfg).astype(str)
+    have = frame[keys].astype(str)
+    extra = np.flatnonzero(have.merge(want, on=keys, how="left", indicator=True)["_merge"]
+                           == "left_only")
+    if extra.size:
+        i = int(extra[0])
+        raise DataError(path, f"cell ({_cell_text(frame, keys, i)}) is not declared by the "
+                              "params: not a selection level below this fold's vocabulary",
+                        line=i + 2)
+    both = want.merge(have, on=keys, how="left", indicator=True)
+    lost = both[both["_merge"] == "left_only"]
+    if len(lost):
+        cell = ", ".join(f"{k}={lost.iloc[0][k]}" for k in keys)
+        raise DataError(path, f"cell ({cell}) is missing: the params declare {len(want)} cells "
+                              f"of the selection grid, the file holds {len(frame)}")
+
+
+def read_results(eval_paths, select_paths, units, cfg) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``forman-evaluate`` and ``forman-select`` tables of every (dataset, seed) of
+    ``units``, checked against the params (``_check_evaluated``, ``_check_selected``); a
+    dataset's tasks are those any of its tables names, so each of its tables must hold them
+    all. Returns both concatenated, as read."""
+    if not len(eval_paths) == len(select_paths) == len(units):
+        raise ConfigError(f"forman-report: {len(units)} (dataset, seed) units, "
+                          f"{len(eval_paths)} evaluate and {len(select_paths)} select tables")
+    evaluated = [io.read_table(p, required=("task",)) for p in eval_paths]
+    for frame in evaluated:
+        if "learner" not in frame:  # results from before the learners option: LinearSVC
+            frame.insert(2, "learner", "linearsvc")
+    selected = [io.read_table(p, required=("task", "selector", "fold", "k"))
+                for p in select_paths]
+    tasks: dict[str, list] = {}
+    for (dataset, _), frame in zip(units * 2, evaluated + selected, strict=True):
+        tasks[dataset] = list(pd.unique(pd.Series([*tasks.get(dataset, []),
+                                                   *frame["task"].astype(str)])))
+    for path, frame, unit in zip(eval_paths, evaluated, units, strict=True):
+        _check_evaluated(path, frame, unit, tasks[unit[0]], cfg)
+    for path, frame, unit in zip(select_paths, selected, units, strict=True):
+        _check_selected(path, frame, unit, tasks[unit[0]], cfg)
+    return (pd.concat(evaluated, ignore_index=True), pd.concat(selected, ignore_index=True))
+
+
+def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
+    """Everything the paper shows, from the per-(dataset, seed) results (``units``: their
+    (dataset, seed) pairs, default every dataset x seed of ``cfg``); returns the metrics.
+    Every table is read and checked (``read_results``) before anything is written."""
     from termweight.experiments.claims import tex_escape
     from termweight.reporting import save_figure, write_latex_table
 
     published = io.read_json(PUBLISHED)
-    evaluated = pd.concat([io.read_table(p) for p in eval_paths], ignore_index=True)
-    if "learner" not in evaluated:  # results from before the learners option: LinearSVC
-        evaluated.insert(2, "learner", "linearsvc")
+    if units is None:
+        units = [(d, r) for d in cfg["datasets"] for r in range(int(cfg["repeats"]))]
+    evaluated, selected = read_results(eval_paths, select_paths, units, cfg)
     learners = [x for x in learners_of(cfg) if x in set(evaluated["learner"])]
     if not learners:
         raise DataError(eval_paths[0], f"no results of the learners {learners_of(cfg)}")
@@ -1106,6 +1227,7 @@ def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
     six = [r for r in SIX if r in reps]
     n_tasks = meas["task"].nunique()
     n_repeats = meas["repeat"].nunique()
+    n_folds = int(evaluated["fold"].nunique())  # checked: every table holds the declared folds
 
     # Fig. 1, 2, 5
     save_figure(fig1(summ, six), out["fig"] + "1")
@@ -1127,8 +1249,7 @@ def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
     save_figure(fig4(per_ds, six), out["fig"] + "4")
 
     # Fig. 6
-    selm = selection_measurements(pd.concat([io.read_table(p) for p in select_paths],
-                                            ignore_index=True))
+    selm = selection_measurements(selected)
     sel = summarise(selm, ["selector", "k", "scaling"]).sort_values(["selector", "scaling", "k"])
     save_figure(fig6(sel), out["fig"] + "6")
 
@@ -1146,7 +1267,7 @@ def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
     write_latex_table(out["table"], frame,
                       f"Forman (2008) Fig. 5 as a table: LinearSVC (C=1) on {len(reps)} "
                       f"representations, {n_tasks} one-vs-rest tasks $\\times$ {n_repeats} seeds of "
-                      f"{cfg['folds']}-fold stratified CV (N={n_tasks * n_repeats} measurements); "
+                      f"{n_folds}-fold stratified CV (N={n_tasks * n_repeats} measurements); "
                       "mean $\\pm$ standard error, sorted by F-measure. ``Not conv.'': "
                       f"measurements with a fit stopped at {cfg['max_iter']} iterations.",
                       "tab:forman-representations", escape=False)
@@ -1186,7 +1307,7 @@ def report(eval_paths, select_paths, cfg: dict, out: dict) -> dict:
 
     # Claims: published beside measured
     s = summ.set_index("rep")
-    metrics = {"tasks": n_tasks, "repeats": n_repeats, "folds": int(cfg["folds"]),
+    metrics = {"tasks": n_tasks, "repeats": n_repeats, "folds": n_folds,
                "datasets": sorted(meas["dataset"].unique()), "measurements": n_tasks * n_repeats,
                "representations": {r: {k: round(float(s.loc[r, k]), 6) for k in
                                        ("accuracy", "accuracy_se", "f1", "f1_se", "precision",
@@ -1339,7 +1460,7 @@ def cmd_report(args) -> None:
     se = [args.select.format(dataset=d, repeat=r) for d, r in units]
     out = {"fig": args.figures, "table": args.table, "tests": args.tests, "claims": args.claims,
            "metrics": args.metrics, "macros": args.macros}
-    m = report(ev, se, cfg, out)
+    m = report(ev, se, cfg, out, units)
     log.info("report: %d tasks x %d seeds; best %s; runner-up %s", m["tasks"], m["repeats"],
              m["ranking_by_f1"][0], m["runner_up"])
 

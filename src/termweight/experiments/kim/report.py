@@ -8,7 +8,9 @@ labelled "published"), ``reports/figures/kim_per_problem.{pdf,png}`` (per-proble
 bases vs the two combinations), ``reports/figures/kim_convergence.{pdf,png}`` (its time axis is
 measured, so it is not byte-reproducible), ``reports/metrics/kim.json`` and
 ``reports/macros/kim.tex``. Kept apart from the protocol module so that editing a report does not
-invalidate the (expensive) fits.
+invalidate the (expensive) fits. Before it writes anything, it checks what it reads against the
+params (``_read_inputs``, ``termweight.results_check``): a missing, duplicated, non-finite or
+out-of-range cell is one line naming the file and the cell, exit status 2, nothing written.
 
 Data (documented choices): R8 is Cardoso-Cachopo's ``r8-*-all-terms`` (7,674 documents; the paper:
 "about 7,000"), WebKB her ``webkb-*-stemmed`` (4,199 pages, 4 classes; the only WebKB variant in the
@@ -37,9 +39,19 @@ from termweight.experiments.kim import (
     _config,
     log,
     mean_sd,
+    methods_of,
     run_summary,
     settings_of,
     split_names_of,
+)
+from termweight.results_check import (
+    NONNEGATIVE,
+    REAL,
+    UNIT,
+    check_cells,
+    check_count,
+    check_mapping,
+    check_range,
 )
 
 PUBLISHED = Path(__file__).with_name("published.json")
@@ -279,28 +291,190 @@ def _convergence_figure(conv: dict, stem) -> None:
     save_figure(fig, stem)
 
 
-def cmd_report(args) -> None:
-    from termweight.reporting import latex_escape
+# --- the inputs, checked against the params (termweight.results_check) --------------------------
 
-    params = _config(args.params)
-    kim = params["kim"]
-    published = json.loads(PUBLISHED.read_text(encoding="utf-8"))["tables"]
-    keys = list(kim["datasets"])
+#: the test counts of a kim-fit table
+COUNTS = ("tp", "fp", "fn", "tn")
+#: per run of the kim-convergence JSON: the numbers the report quotes, with their ranges
+CONV_SCALARS = {**{f"{s} test_f1": UNIT for s in ("mixch", "subgradient", "exact")},
+                **{f"{s} time_s": NONNEGATIVE for s in ("mixch", "subgradient", "exact")},
+                "mixch n_iter": NONNEGATIVE, "exact n_iter": NONNEGATIVE}
+#: per run and solver: the traces the convergence figure draws (one value per round or iteration)
+CONV_TRACES = {"mixch": {"objective": NONNEGATIVE, "objective_after_alpha": NONNEGATIVE,
+                         "alpha": UNIT},
+               "subgradient": {"objective": NONNEGATIVE, "best_objective": NONNEGATIVE,
+                               "time": NONNEGATIVE},
+               "exact": {"objective": NONNEGATIVE, "best_objective": NONNEGATIVE,
+                         "lower_bound": REAL, "time": NONNEGATIVE}}
+
+
+def _read_fits(args, kim: dict, key: str, classes) -> list[pd.DataFrame]:
+    """The kim-fit tables of dataset ``key``, one per split of its protocol, each checked: every
+    (split, method, task) of the split x ``methods_of`` x the corpus classes exactly once, the
+    counts and C finite and >= 0, C on the key's C grid, ``fit_time`` finite and >= 0 where a
+    model was fitted (status ``ok``: a constant prediction has none)."""
+    from termweight.errors import DataError
+
+    methods = methods_of(kim, key)
+    grid = sorted(float(c) for c in settings_of(kim, key)["validation"]["C_grid"])
+    frames = []
+    for name in split_names_of(kim, key):
+        path = args.fits.format(key=key, split=name)
+        f = io.read_table(path, required=("status", "fit_time"))
+        cells = {"split": [name], "method": methods, "task": classes}
+        g = f.copy()
+        g["fit_time"] = g["fit_time"].where(g["status"].astype(str) == "ok", 0.0)
+        g = check_cells(path, g, cells, dict.fromkeys((*COUNTS, "C", "fit_time"), NONNEGATIVE))
+        off = np.flatnonzero(~g["C"].isin(grid))
+        if off.size:
+            i = int(off[0])
+            cell = ", ".join(f"{k}={g[k].astype(str).iloc[i]}" for k in cells)
+            raise DataError(path, f"'C' at ({cell}) = {g['C'].iloc[i]:g} is not on the C grid "
+                            f"of {key} ({', '.join(f'{c:g}' for c in grid)})", line=i + 2)
+        f.insert(0, "dataset", key)
+        frames.append(f)
+    return frames
+
+
+def _json_cells(path, frame, cells, measures, **kw):
+    """``check_cells`` on rows taken from a JSON file: its message counts entries (from 1), not
+    CSV lines."""
+    import re
+
+    from termweight.errors import DataError
+
+    try:
+        return check_cells(path, frame, cells, measures, **kw)
+    except DataError as exc:
+        detail = re.sub(r"\(lines (\d+) and (\d+)\)",
+                        lambda m: f"(entries {int(m[1]) - 1} and {int(m[2]) - 1})", exc.detail)
+        raise DataError(path, detail) from None
+
+
+def _num(value) -> str:
+    """A C value as a cell name: ``1.0`` and ``1`` alike."""
+    try:
+        return f"{float(value):g}" if not isinstance(value, bool) else repr(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _trace(path, values, name: str, bounds, where: str) -> int:
+    """One trace of the convergence JSON: a non-empty array of finite numbers within ``bounds``;
+    returns its length."""
+    from termweight.errors import DataError
+
+    try:
+        if np.asarray(values).dtype.kind in "USb":  # text or true/false: no numbers
+            raise ValueError
+        a = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise DataError(path, f"{name} at {where} is not an array of numbers") from None
+    if a.ndim == 0 or a.size == 0:
+        raise DataError(path, f"{name} at {where} is missing or empty")
+    lo, hi = bounds
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(a) | (a < lo) | (a > hi)
+    if bad.any():
+        i = np.unravel_index(int(np.flatnonzero(bad)[0]), a.shape)
+        check_range(path, f"{name}[{', '.join(map(str, i))}]", a[i], bounds, where=where)
+    return len(a)
+
+
+def _check_convergence(path, conv, cv: dict) -> dict:
+    """The kim-convergence JSON against ``kim.convergence``: its dataset, split and task; one run
+    per declared C, each once; per run the test F1 of mix-ch, the subgradient and the exact
+    solver in [0, 1], times and iteration counts >= 0 (``CONV_SCALARS``), every drawn trace
+    finite, in range and as long as the others of its solver (``CONV_TRACES``; mix-ch's alpha one
+    value per base), the exact solver's last lower bound > 0 (the relative excess divides by
+    it)."""
+    from termweight.errors import DataError
+
+    check_mapping(path, conv, ("dataset", "split", "task", "n_docs", "n_terms", "bases", "runs"),
+                  "kim-convergence")
+    for name in ("dataset", "split", "task"):
+        if str(conv[name]) != str(cv[name]):
+            raise DataError(path, f"{name} {conv[name]!r}: the params (kim.convergence.{name}) "
+                            f"declare {cv[name]!r}")
+    runs = conv["runs"]
+    if not isinstance(runs, list) or not all(
+            isinstance(r, dict) and all(isinstance(r.get(s), dict) for s in CONV_TRACES)
+            for r in runs):
+        raise DataError(path, "runs: expected a list of objects, each with "
+                        + ", ".join(map(repr, CONV_TRACES)))
+    frame = pd.DataFrame([{"C": _num(r.get("C")), **{m: r[m.split()[0]].get(m.split()[1])
+                                                     for m in CONV_SCALARS}} for r in runs],
+                         columns=["C", *CONV_SCALARS])
+    _json_cells(path, frame, {"C": [_num(c) for c in cv["C"]]}, CONV_SCALARS)
+    for r in runs:
+        where = f"(C={_num(r['C'])})"
+        for solver, traces in CONV_TRACES.items():
+            n = {m: _trace(path, r[solver].get(m), f"{solver} {m}", b, where)
+                 for m, b in traces.items()}
+            if len(set(n.values())) > 1:
+                raise DataError(path, f"{solver} at {where}: traces of different lengths {n}")
+        if np.shape(r["mixch"]["alpha"])[1:] != (len(conv["bases"]),):
+            raise DataError(path, f"mixch alpha at {where}: not one value per base "
+                            f"({len(conv['bases'])})")
+        if r["exact"]["lower_bound"][-1] <= 0:
+            raise DataError(path, f"exact lower_bound at {where} ends at "
+                            f"{r['exact']['lower_bound'][-1]:g}: the relative excess over it "
+                            f"needs a bound > 0")
+        if "converged" not in r["exact"]:
+            raise DataError(path, f"exact at {where}: 'converged' is missing")
+    return conv
+
+
+def _check_probe(path, probe, keys) -> dict:
+    """benchmarks/probe_kim_single_sg.py's JSON: each dataset key of the params at most once; in
+    the run of such a key every single weighting exactly once, the published micro-F and the
+    subgradient micro-F of every step budget finite and in [0, 1]."""
+    from termweight.errors import DataError
+
+    check_mapping(path, probe, ("steps", "runs"), "probe")
+    steps, runs = probe["steps"], probe["runs"]
+    if not (isinstance(steps, list) and isinstance(runs, list)
+            and all(isinstance(r, dict) and isinstance(r.get("rows"), list)
+                    and all(isinstance(x, dict) for x in r["rows"]) for r in runs)):
+        raise DataError(path, "expected 'steps' and 'runs' lists, each run with a list of 'rows'")
+    try:
+        cols = ["published_micro_f", *(f"sg{int(n)}_micro_f" for n in steps)]
+    except (TypeError, ValueError):
+        raise DataError(path, f"steps: expected whole numbers, found {steps!r}") from None
+    _json_cells(path, pd.DataFrame({"key": [str(r.get("key")) for r in runs]}, dtype=object),
+                {"key": keys}, {}, complete=False, extra_ok=True)
+    for r in (r for r in runs if r.get("key") in keys):
+        rows = pd.DataFrame(r["rows"], columns=list(dict.fromkeys(["method", *cols, *(
+            k for x in r["rows"] for k in x)])))
+        _json_cells(path, rows.assign(key=r["key"]), {"key": [r["key"]],
+                                                      "method": list(BASE_METHODS)},
+                    dict.fromkeys(cols, UNIT))
+    return probe
+
+
+def _read_inputs(args, kim: dict, keys) -> tuple:
+    """Everything the report reads, checked before anything is written: the corpus facts per
+    dataset key, the kim-fit tables (``_read_fits``), the convergence JSON
+    (``_check_convergence``) and the optional sg probe (``_check_probe``). Returns
+    ``(fits, info, conv, sg_probe)``."""
     frames, info = [], {}
     for key in keys:
         meta = io.read_json(args.meta.format(dataset=kim["datasets"][key]["dataset"]))
         info[key] = {"name": meta["name"], "docs": int(meta["n_docs"]),
                      "classes": len(meta["classes"]), "terms": int(meta["n_terms"])}
-        for name in split_names_of(kim, key):
-            f = io.read_table(args.fits.format(key=key, split=name))
-            f.insert(0, "dataset", key)
-            frames.append(f)
+        frames += _read_fits(args, kim, key, meta["classes"])
     fits = pd.concat(frames, ignore_index=True)
     fits["task"] = fits["task"].astype(str)
-    runs = run_summary(fits)
-    io.write_table(args.out_runs, runs)
-    summary = _summaries(runs, published)
-    conv = io.read_json(args.convergence)
+    conv = _check_convergence(args.convergence, io.read_json(args.convergence),
+                              kim["convergence"])
+    sg_probe = (_check_probe(args.sg_probe, io.read_json_object(args.sg_probe), keys)
+                if args.sg_probe else None)
+    return fits, info, conv, sg_probe
+
+
+def _solver_rows(conv: dict) -> list[dict]:
+    """The kim-convergence runs as the report quotes them: the subgradient method against the
+    exact optimum, per C."""
     solver = []
     for r in conv["runs"]:
         sg, ex = r["subgradient"], r["exact"]
@@ -317,14 +491,25 @@ def cmd_report(args) -> None:
                        "mixch_alpha": r["mixch"]["alpha"][-1],
                        "test_f1": {"mix-ch": r["mixch"]["test_f1"],
                                    "subgradient": sg["test_f1"], "exact": ex["test_f1"]}})
-    sg_probe = io.read_json_object(args.sg_probe) if args.sg_probe else None
+    return solver
+
+
+def cmd_report(args) -> None:
+    """kim-report: every input checked against the params (``_read_inputs``), then the tables,
+    figures, metrics and macros, written together or not at all."""
+    params = _config(args.params)
+    kim = params["kim"]
+    published = json.loads(PUBLISHED.read_text(encoding="utf-8"))["tables"]
+    keys = list(kim["datasets"])
+    fits, info, conv, sg_probe = _read_inputs(args, kim, keys)  # checked: nothing written yet
+    # the splits read per key, as the captions, metrics and macros state them
+    n_splits = {k: int(fits.loc[fits["dataset"] == k, "split"].nunique()) for k in keys}
+    for k in keys:
+        check_count(args.fits, f"splits of {k}", len(split_names_of(kim, k)), n_splits[k])
+    runs = run_summary(fits)
+    summary = _summaries(runs, published)
+    solver = _solver_rows(conv)
     claims, gaps, micro_macro = kim_claims(runs, fits, published, kim, solver, sg_probe)
-    tables = Path(args.tables)
-    for key in keys:
-        _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
-               _variant(kim, key), gap_note(gaps, key))
-    _per_problem_figure(fits, _panels(kim, keys), Path(args.figures) / "kim_per_problem")
-    _convergence_figure(conv, Path(args.figures) / "kim_convergence")
     fit_cost = fits.groupby(["dataset", "method"], sort=False)["fit_time"].mean()
     alphas = fits[fits["method"] == "mix-ch"]["alpha"].dropna().astype(str)
     uniform = float(np.mean([np.allclose([float(a) for a in s.split(";")], 0.2, atol=1e-3)
@@ -339,7 +524,7 @@ def cmd_report(args) -> None:
     convergence = {f"{k}/{m}": {"fits": int(r["fits"]), "unconverged": int(r["unconverged"]),
                                 "finished": int(r["finished"])}
                    for (k, m), r in conv_rows.iterrows()}
-    metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": len(split_names_of(kim, k)),
+    metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": n_splits[k],
                                                      "C_grid": grids[k], "chosen_C": chosen_c[k],
                                                      "methods": summary[k]} for k in keys},
                "solver_comparison": {"dataset": conv["dataset"], "task": conv["task"],
@@ -356,20 +541,39 @@ def cmd_report(args) -> None:
     # headline numbers for the report's published-vs-reproduced summary (termweight report)
     metrics["headline"] = {f"{k}/{m}/{col}": r[src] for k in keys for m, r in summary[k].items()
                            for col, src in (("micro_f", "micro_f"), ("macro_f", "kim_macro_f"))}
-    io.write_json(args.out_json, metrics)
+    lines = _macro_lines(kim, metrics, uniform)
+    tables = Path(args.tables)
+    with io.all_or_nothing():  # every output, or none
+        io.write_table(args.out_runs, runs)
+        for key in keys:
+            _table(tables / f"kim_{key}.tex", key, summary[key], info[key], published.get(key),
+                   _variant(kim, key), gap_note(gaps, key))
+        _per_problem_figure(fits, _panels(kim, keys), Path(args.figures) / "kim_per_problem")
+        _convergence_figure(conv, Path(args.figures) / "kim_convergence")
+        io.write_json(args.out_json, metrics)
+        io.write_text(args.macros, "\n".join(lines) + "\n")
+    log.info("report: %d datasets, %d runs, tables in %s", len(keys), len(runs), tables)
+
+
+def _macro_lines(kim: dict, metrics: dict, uniform: float) -> list[str]:
+    """The lines of reports/macros/kim.tex: the numbers of ``metrics`` the report quotes
+    (``uniform``: the unrounded share of uniform mix-ch alphas)."""
+    from termweight.reporting import latex_escape
+
     lines = ["% Kim (2016) reproduction: numbers quoted by the report (generated; do not edit)."]
 
     def macro(name, value):
         lines.append(f"\\newcommand{{\\{name}}}{{{value}}}")
 
     macro(_macro_name("validation", "percent"), f"{100 * float(kim['validation']['fraction']):g}")
-    for key in keys:
-        macro(_macro_name(key, "runs"), len(split_names_of(kim, key)))
-        macro(_macro_name(key, "docs"), f"{info[key]['docs']:,}".replace(",", "{,}"))
-        macro(_macro_name(key, "terms"), f"{info[key]['terms']:,}".replace(",", "{,}"))
-        macro(_macro_name(key, "C", "grid"), ", ".join(f"{c:g}" for c in grids[key]))
-        macro(_macro_name(key, "top", "C", "percent"), f"{100 * chosen_c[key][f'{grids[key][-1]:g}']:.0f}")
-        for method, r in summary[key].items():
+    for key, d in metrics["datasets"].items():
+        macro(_macro_name(key, "runs"), d["runs"])
+        macro(_macro_name(key, "docs"), f"{d['docs']:,}".replace(",", "{,}"))
+        macro(_macro_name(key, "terms"), f"{d['terms']:,}".replace(",", "{,}"))
+        macro(_macro_name(key, "C", "grid"), ", ".join(f"{c:g}" for c in d["C_grid"]))
+        top = f"{d['C_grid'][-1]:g}"
+        macro(_macro_name(key, "top", "C", "percent"), f"{100 * d['chosen_C'][top]:.0f}")
+        for method, r in d["methods"].items():
             for col, label in (("micro_f", "MicroF"), ("kim_macro_f", "MacroF"),
                                ("macro_f1", "MeanFone")):
                 macro(_macro_name(key, method, label), f"{r[col]:.4f}")
@@ -377,6 +581,7 @@ def cmd_report(args) -> None:
             if "published_micro_f" in r:
                 macro(_macro_name(key, method, "pub", "MicroF"), f"{r['published_micro_f']:.4f}")
                 macro(_macro_name(key, method, "pub", "MacroF"), f"{r['published_macro_f']:.4f}")
+    versus = metrics["versus_best_base"]
     for key, methods in versus.items():
         for method, v in methods.items():
             macro(_macro_name(key, method, "vs", "best"), f"{v['diff']:+.4f}".replace("-", "$-$"))
@@ -388,16 +593,16 @@ def cmd_report(args) -> None:
         if tested:  # datasets where the combination beats the best base at the 5% level
             sig = sum(v["diff"] > 0 and v["p"] is not None and v["p"] < 0.05 for v in tested)
             macro(_macro_name(method, "beats", "best"), f"{sig} of {len(tested)}")
-    for r in solver:
+    for r in metrics["solver_comparison"]["rows"]:
         c = f"C{r['C']:g}".replace(".", "p")
         macro(_macro_name("solver", c, "sg", "objective"), f"{r['subgradient_objective']:.4f}")
         macro(_macro_name("solver", c, "exact", "objective"), f"{r['exact_objective']:.4f}")
         macro(_macro_name("solver", c, "excess"), f"{100 * r['subgradient_excess_rel']:.2f}")
     macro(_macro_name("mixch", "uniform", "percent"), f"{100 * uniform:.1f}")
-    for km, c in convergence.items():  # task fits stopped at a solver's cap
+    for km, c in metrics["convergence"].items():  # task fits stopped at a solver's cap
         macro(_macro_name(*km.split("/"), "unconverged"), f"{c['unconverged']} of {c['fits']}")
         macro(_macro_name(*km.split("/"), "finished"), f"{c['finished']} of {c['fits']}")
-    for key, g in micro_macro.items():  # the micro/macro arithmetic (micro_macro_gap)
+    for key, g in metrics["micro_macro"].items():  # the micro/macro arithmetic (micro_macro_gap)
         macro(_macro_name(key, "macro", "bound"), f"{g['bound']:.4f}")
         macro(_macro_name(key, "macro", "a"), f"{g['a']:.3f}")
         if g["recall_gap_small_minus_large"] is not None:
@@ -410,8 +615,7 @@ def cmd_report(args) -> None:
                   f"{lo:+.4f} to {hi:+.4f}".replace("-", "$-$"))
         macro(_macro_name(key, "test", "classes"), ", ".join(
             f"{latex_escape(t)} {n:,.0f}" for t, n in g["test_class_sizes"].items()))
-    io.write_text(args.macros, "\n".join(lines) + "\n")
-    log.info("report: %d datasets, %d runs, tables in %s", len(keys), len(runs), tables)
+    return lines
 
 
 # --- the paper's claims (termweight.experiments.claims) ----------------------------------------

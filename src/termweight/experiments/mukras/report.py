@@ -3,18 +3,22 @@
 ``mukras-aggregate`` (curves, the paper's Table 1 statistic, its claims with verdicts, the gap of
 every published number), ``mukras-tables``, ``mukras-figures``, ``mukras-macros`` and
 ``mukras-movers`` read the compute steps' outputs; their code is no dependency of those steps, so
-a change to a claim's rule or a table reruns the report stages only.
+a change to a claim's rule or a table reruns the report stages only. Each checks what it reads
+against params.yaml's ``mukras`` section before it writes anything (``check_grid``: every declared
+cell once, every score finite and in range; ``check_folds``: the declared number of folds).
 """
 
 from __future__ import annotations
 
 import re
+from itertools import product
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from termweight import io
+from termweight.errors import DataError
 from termweight.experiments.mukras import (
     CLASSIFIER_LABELS,
     PUBLISHED,
@@ -777,20 +781,155 @@ def macros_tex(sig: pd.DataFrame, sizes: dict, published: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def cmd_aggregate(args) -> None:
-    _, cfg = load_config(args.params)
-    frames = [io.read_table(args.evaluations.format(unit=u, fold=f))
-              for u in cfg["datasets"] for f in fold_names(cfg["folds"])]
-    results = pd.concat(frames, ignore_index=True)
-    per_fold = range_means(results, cfg["ranges"])
-    sig = significance(per_fold, cfg["alpha"])
-    cur = curves(results)
-    io.write_table(args.out_results, results)
-    io.write_table(args.out_curves, cur)
-    io.write_table(args.out_tests, sig)
-    metrics = {"folds": cfg["folds"], "alpha": cfg["alpha"], "datasets": {}}
+# ------------------------------------------------------------------------------------- checks
+# What the concluding steps read, checked against params.yaml's ``mukras`` section before
+# anything is written (termweight.results_check): every declared cell exactly once, every score
+# finite and in its range, every per-cell fold count the declared one.
+
+#: a per-(unit, fold) evaluation: MSE over class indices >= 0, accuracy in [0, 1]
+EVALUATION_MEASURES = {"mse": (0.0, float("inf")), "accuracy": (0.0, 1.0),
+                       "k_used": (1.0, float("inf")), "n_test": (1.0, float("inf"))}
+#: an aggregate over folds (curves.csv, tests.csv): mean and s.e. of MSE >= 0, a fold count
+SUMMARY_MEASURES = {"mse_mean": (0.0, float("inf")), "mse_se": (0.0, float("inf")),
+                    "folds": (1.0, float("inf"))}
+#: tests.csv where a selector has a declared baseline: p-values in [0, 1], the baseline's MSE
+TEST_MEASURES = {"t_pvalue": (0.0, 1.0), "wilcoxon_pvalue": (0.0, 1.0),
+                 "baseline_mean": (0.0, float("inf"))}
+
+
+def declared_selectors(cfg: dict, classifier: str) -> list[str]:
+    """The selectors declared for ``classifier``: all, but ``fh`` only for ``fh_selectors``."""
+    fh = cfg.get("fh_selectors")
+    if classifier == "fh" and fh is not None:
+        return [s for s in cfg["selectors"] if s in fh]
+    return list(cfg["selectors"])
+
+
+def _cell_text(frame: pd.DataFrame, keys, i: int) -> str:
+    return ", ".join(f"{k}={v}" for k, v in zip(keys, frame[keys].iloc[i].astype(str),
+                                                 strict=True))
+
+
+def check_grid(path, frame: pd.DataFrame, cells: dict, measures: dict, cfg: dict) -> None:
+    """Every declared cell of ``frame`` (read from ``path``) exactly once, nothing else, every
+    measure finite and in range. ``cells`` maps key columns (among them ``selector`` and
+    ``classifier``) to their declared values; ``fh`` is declared only with ``fh_selectors``."""
+    from termweight.results_check import check_cells
+
+    check_cells(path, frame.copy(), cells, measures, complete=False)
+    keys = list(cells)
+    clf = frame["classifier"].astype(str).to_numpy()
+    fh = declared_selectors(cfg, "fh")
+    extra = (clf == "fh") & ~frame["selector"].astype(str).isin(fh).to_numpy()
+    if extra.any():
+        i = int(np.flatnonzero(extra)[0])
+        raise DataError(path, f"cell ({_cell_text(frame, keys, i)}) is not declared by the "
+                        f"params (fh only for fh_selectors: {', '.join(fh) or 'none'})",
+                        line=i + 2)
+    rest = [c for c in cells["classifier"] if c != "fh"]
+    groups = [{**cells, "classifier": rest}]
+    if "fh" in cells["classifier"]:
+        groups.append({**cells, "classifier": ["fh"], "selector": fh})
+    declared = [c for g in groups for c in product(*([str(v) for v in g[k]] for k in keys))]
+    seen = set(frame[keys].astype(str).itertuples(index=False, name=None))
+    for want in declared:
+        if want not in seen:
+            cell = ", ".join(f"{k}={v}" for k, v in zip(keys, want, strict=True))
+            raise DataError(path, f"cell ({cell}) is missing: the params declare "
+                            f"{len(declared)} cells, the file holds {len(seen)}")
+
+
+def check_folds(path, frame: pd.DataFrame, keys, cfg: dict) -> int:
+    """Every row's ``folds`` is the number of folds the params declare; returns that number."""
+    from termweight.results_check import check_count
+
+    n = len(fold_names(cfg["folds"]))
+    bad = frame["folds"].to_numpy(dtype=float) != n
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        check_count(path, f"folds at ({_cell_text(frame, list(keys), i)})", n,
+                    frame["folds"].iloc[i])
+    return int(frame["folds"].max()) if len(frame) else n
+
+
+def read_evaluations(template: str, cfg: dict) -> pd.DataFrame:
+    """Every declared unit x fold evaluation, each checked: every selector x classifier x k
+    once, MSE >= 0, accuracy in [0, 1]; concatenated in params order."""
+    frames = []
     for u in cfg["datasets"]:
-        info = io.read_json(Path(args.splits.format(unit=u)).with_suffix(".json"))
+        for f in fold_names(cfg["folds"]):
+            path = template.format(unit=u, fold=f)
+            frame = io.read_table(path)
+            check_grid(path, frame, {"unit": [u], "fold": [f], "selector": cfg["selectors"],
+                                     "classifier": cfg["classifiers"], "k": cfg["features"]},
+                       EVALUATION_MEASURES, cfg)
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def read_split_info(template: str, unit: str, cfg: dict) -> dict:
+    """A unit's split summary (``<splits>.json``): sizes positive, the declared number of folds."""
+    from termweight.results_check import check_count, check_mapping, check_range
+
+    path = Path(template.format(unit=unit)).with_suffix(".json")
+    info = io.read_json(path)
+    check_mapping(path, info, ("dataset", "per_class", "n_docs", "n_classes", "class_sizes",
+                               "folds"), "split summary")
+    for key in ("per_class", "n_docs", "n_classes"):
+        check_range(path, key, info[key], (1.0, float("inf")))
+    check_count(path, "folds", len(fold_names(cfg["folds"])), len(info["folds"]))
+    return info
+
+
+def read_curves(path, cfg: dict) -> tuple[pd.DataFrame, int]:
+    """curves.csv checked (every unit x selector x classifier x k once, mean and s.e. of MSE
+    >= 0, every curve over the declared folds); returns it and its number of folds."""
+    cur = io.read_table(path)
+    cells = {"unit": list(cfg["datasets"]), "selector": cfg["selectors"],
+             "classifier": cfg["classifiers"], "k": cfg["features"]}
+    check_grid(path, cur, cells, SUMMARY_MEASURES, cfg)
+    return cur, check_folds(path, cur, cells, cfg)
+
+
+def read_tests(path, cfg: dict) -> pd.DataFrame:
+    """tests.csv checked: every unit x classifier x range x selector once, mean and s.e. of MSE
+    >= 0, the declared folds, p-values in [0, 1] wherever the selector's baseline is declared,
+    ``better`` one of '', 'selector', 'baseline'."""
+    from termweight.results_check import check_cells
+
+    sig = io.read_table(path)
+    cells = {"unit": list(cfg["datasets"]), "classifier": cfg["classifiers"],
+             "range": [range_name(lo, hi) for lo, hi in cfg["ranges"]],
+             "selector": cfg["selectors"]}
+    check_grid(path, sig, cells, SUMMARY_MEASURES, cfg)
+    check_folds(path, sig, cells, cfg)
+    keys, cols = list(cells), [c for c in TEST_MEASURES if c in sig.columns]
+    pairs = [(c, s) for c in cfg["classifiers"] for s in declared_selectors(cfg, c)
+             if baseline_of(s) in declared_selectors(cfg, c)]
+    tested = pd.MultiIndex.from_arrays([sig["classifier"].astype(str),
+                                        sig["selector"].astype(str)]).isin(pairs)
+    chk = sig[keys + cols].copy()
+    chk.loc[~tested, cols] = 0.0  # no baseline: no test (NaN by design)
+    check_cells(path, chk, cells, TEST_MEASURES, complete=False)
+    if "better" not in sig.columns:
+        raise DataError(path, "missing column(s) 'better'")
+    bad = ~(sig["better"].isna() | sig["better"].isin(["", "selector", "baseline"])).to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(path, f"better at ({_cell_text(sig, keys, i)}) is "
+                        f"{sig['better'].iloc[i]!r}, not '', 'selector' or 'baseline'", line=i + 2)
+    return sig
+
+
+# ------------------------------------------------------------------------------------- steps
+
+
+def _metrics(cfg, folds, sig, cur, infos) -> dict:
+    """reports/metrics/mukras.json without the claims: per dataset its sizes, range means and
+    tests, and its best curve point."""
+    metrics = {"folds": folds, "alpha": cfg["alpha"], "datasets": {}}
+    for u in cfg["datasets"]:
+        info = infos[u]
         entry = {"dataset": info["dataset"], "per_class": info["per_class"],
                  "n_docs": info["n_docs"], "class_sizes": info["class_sizes"], "results": {}}
         for r in sig[sig.unit == u].itertuples():
@@ -802,45 +941,77 @@ def cmd_aggregate(args) -> None:
         entry["best"] = {"selector": best["selector"], "classifier": best["classifier"],
                          "k": int(best["k"]), "mse": round(float(best["mse_mean"]), 6)}
         metrics["datasets"][u] = entry
+    return metrics
+
+
+def cmd_aggregate(args) -> None:
+    _, cfg = load_config(args.params)
+    results = read_evaluations(args.evaluations, cfg)
+    infos = {u: read_split_info(args.splits, u, cfg) for u in cfg["datasets"]}
+    folds = int(results.groupby("unit")["fold"].nunique().min())  # = the declared, checked
+    per_fold = range_means(results, cfg["ranges"])
+    sig = significance(per_fold, cfg["alpha"])
+    cur = curves(results)
+    metrics = _metrics(cfg, folds, sig, cur, infos)
     claims, gaps, headline = assess_claims(results, cfg, io.read_json(args.published),
                                            cfg["alpha"])
     metrics["headline"] = headline
     metrics["claims"] = claims
     metrics["gaps"] = gaps
-    io.write_json(args.out_metrics, metrics)
+    with io.all_or_nothing():
+        io.write_table(args.out_results, results)
+        io.write_table(args.out_curves, cur)
+        io.write_table(args.out_tests, sig)
+        io.write_json(args.out_metrics, metrics)
     _log().info("aggregated %d rows: %d tests", len(results), int(sig["t_pvalue"].notna().sum()))
 
 
 def cmd_tables(args) -> None:
     _, cfg = load_config(args.params)
-    sig = io.read_table(args.tests).fillna({"better": "", "baseline": ""})
+    sig = read_tests(args.tests, cfg).fillna({"better": "", "baseline": ""})
     published = io.read_json(args.published)
-    io.write_text(args.out_table1, table1_latex(sig, cfg, published))
-    io.write_text(args.out_grid, grid_latex(sig, cfg))
-    io.write_text(args.out_example, example_latex())
+    with io.all_or_nothing():
+        io.write_text(args.out_table1, table1_latex(sig, cfg, published))
+        io.write_text(args.out_grid, grid_latex(sig, cfg))
+        io.write_text(args.out_example, example_latex())
 
 
 def cmd_figures(args) -> None:
     from termweight.reporting import save_figure
 
     _, cfg = load_config(args.params)
-    cur = io.read_table(args.curves)
+    cur, folds = read_curves(args.curves, cfg)
     paper = [c for c in ("nb", "svm") if c in cfg["classifiers"]]
     sels = [s for s in ("ig", "ig+linear") if s in cfg["selectors"]]
-    fig = fig4(cur, cfg, sels, paper, f"Fig. 4 reproduced: MSE vs number of features, mean "
-               f"$\\pm$ s.e. over {cfg['folds']} folds")
-    save_figure(fig, Path(args.out_fig4).with_suffix(""))
-    fig = fig4(cur, cfg, cfg["selectors"], cfg["classifiers"],
-               "Beyond the paper: every selector and classifier (mean $\\pm$ s.e. over folds)")
-    save_figure(fig, Path(args.out_grid).with_suffix(""))
+    with io.all_or_nothing():
+        fig = fig4(cur, cfg, sels, paper, f"Fig. 4 reproduced: MSE vs number of features, mean "
+                   f"$\\pm$ s.e. over {folds} folds")
+        save_figure(fig, Path(args.out_fig4).with_suffix(""))
+        fig = fig4(cur, cfg, cfg["selectors"], cfg["classifiers"],
+                   "Beyond the paper: every selector and classifier (mean $\\pm$ s.e. over folds)")
+        save_figure(fig, Path(args.out_grid).with_suffix(""))
 
 
 def cmd_macros(args) -> None:
     _, cfg = load_config(args.params)
-    sig = io.read_table(args.tests)
-    sizes = {u: io.read_json(Path(args.splits.format(unit=u)).with_suffix(".json"))
-             for u in cfg["datasets"]}
+    sig = read_tests(args.tests, cfg)
+    sizes = {u: read_split_info(args.splits, u, cfg) for u in cfg["datasets"]}
     io.write_text(args.out, macros_tex(sig, sizes, io.read_json(args.published)))
+
+
+def _mover_orders(scores, columns, cfg: dict) -> dict:
+    """The IG and IG+PRP rankings of a fold's scores file that the params declare (a declared
+    one must be there), each checked as a permutation of the fold's training terms."""
+    from termweight.intermediates import check
+
+    if not np.array_equal(scores["columns"], columns):
+        raise DataError(scores.path, "term columns differ from the fold's training terms")
+    orders = {}
+    for sel in ("ig", "ig+linear"):
+        if sel in cfg["selectors"]:
+            orders[sel] = scores[f"order_{sel}"]
+            check("ranking", scores.path, {"order": orders[sel]}, n_terms=columns.size)
+    return orders
 
 
 def cmd_movers(args) -> None:
@@ -856,11 +1027,11 @@ def cmd_movers(args) -> None:
         splits = _load_fold_splits(args.splits.format(unit=unit), corpus)
         scores = io.load_arrays(args.scores.format(unit=unit, fold=fold))
         columns, Xtr, ytr, _, _ = _fold_data(corpus, splits, fold)
-        orders = {}
+        orders = _mover_orders(scores, columns, cfg)
         for sel in ("ig", "ig+linear"):
-            orders[sel] = (scores[f"order_{sel}"] if f"order_{sel}" in scores else
-                           rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
-                                      cfg["prp_columns"])[1])
+            if sel not in orders:  # not a declared selector: ranked here
+                orders[sel] = rank_terms(Xtr, ytr, sel, len(corpus.classes), params["seed"],
+                                         cfg["prp_columns"])[1]
         f = rank_changes(orders["ig"], orders["ig+linear"], top=max(cfg["features"]))
         Y = np.eye(len(corpus.classes))[ytr]
         tp = term_stats(Xtr[:, f["column"].to_numpy()], Y).tp

@@ -1,0 +1,131 @@
+"""The PDF's front section, "Answers first": a page a reader can stop after.
+
+- Did each paper reproduce? Per paper, its claims' tally (``claims.tally_text``) and the README's
+  headline rows (published, ours, difference: ``report.summary_rows``).
+- Which weighting, for which learner? Per learner of the benchmark, on its headline measure: the
+  best-ranked weighting, the tie set (the weightings whose Wilcoxon signed-rank test against it
+  over the datasets, Holm-adjusted over the k - 1 comparisons, is not significant at alpha:
+  ``benchmark.rank_tests``, as the leaderboards compute it) and both tf-idf controls, the
+  pipeline's ``tfidf`` (raw tf x log N/df) and scikit-learn's sublinear tf-idf, with their ranks
+  and Holm p against the best. Read from ``reports/tables/benchmark_datasets.csv`` (the mean score
+  of every dataset, learner and weighting) and ``reports/metrics/benchmark.json``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from termweight import io
+from termweight.experiments import claims
+from termweight.experiments.papers import tex_escape
+
+#: the two tf-idf controls every benchmark answer is stated against
+CONTROLS = ("tfidf", "sklearn_sublinear_tfidf")
+LEARNER_NAMES = {"linearsvc": "LinearSVC", "logreg": "logistic regression",
+                 "mnb": "naive Bayes (one-vs-rest)"}
+
+
+def paper_rows(reports: Path, published_dir: Path) -> list[str]:
+    """LaTeX rows: paper, claims tally, headline quantity, published, ours, difference."""
+    from termweight.experiments.report import paper_claims, readme_rows, summary_rows
+
+    rows, _ = summary_rows(reports, published_dir)
+    keep = {f"{p}:{k}" for p, keys in readme_rows().items() for k in keys}
+    by_paper = paper_claims(reports)
+    out, title, shown = [], "", set()
+    for r in rows:
+        title = r[0] or title
+        if r[6] not in keep:
+            continue
+        paper = r[6].split(":", 1)[0]
+        first = paper not in shown
+        shown.add(paper)
+        tally = ("" if not first else "not run" if by_paper.get(paper) is None
+                 else tex_escape(claims.tally_text(by_paper[paper])))
+        where = f" ({r[2]})" if r[2] else ""
+        out.append(" & ".join([title if first else "", tally, r[1] + where, r[3], r[4], r[5]])
+                   + r" \\")
+    return out
+
+
+def benchmark_answers(reports: Path) -> list[dict] | None:
+    """Per learner: best weighting, its average rank, the tie set, and the controls' ranks and
+    Holm p against the best (None when the benchmark has not run)."""
+    import pandas as pd
+
+    from termweight.experiments.benchmark import rank_tests, score_matrix
+    from termweight.results_check import UNIT, check_cells
+
+    path = reports / "tables" / "benchmark_datasets.csv"
+    mpath = reports / "metrics" / "benchmark.json"
+    if not path.exists() or not mpath.exists():
+        return None
+    meta = io.read_json_object(mpath)
+    measure, alpha = meta["measures"][0], float(meta["alpha"])
+    frame = io.read_table(path, required=("learner", "dataset", "weighting", f"{measure}_mean"))
+    learners, datasets = meta["grid"]["learners"], meta["grid"]["datasets"]
+    check_cells(path, frame, {"learner": learners, "dataset": datasets,
+                              "weighting": sorted(frame["weighting"].unique())},
+                {f"{measure}_mean": UNIT})
+    scores = pd.DataFrame({"dataset": frame["dataset"], "learner": frame["learner"],
+                           "weighting": frame["weighting"], "measure": measure,
+                           "score": frame[f"{measure}_mean"]})
+    order = sorted(frame["weighting"].unique())
+    out = []
+    for learner in learners:
+        t = rank_tests(score_matrix(scores, learner, measure, order), CONTROLS[0], alpha)
+        vs = t["vs_best"]
+        ties = [w for w in t["avg_rank"].index[1:] if vs.loc[w, "p_holm"] >= alpha]
+        controls = {c: (float(t["avg_rank"][c]), list(t["avg_rank"].index).index(c) + 1,
+                        float(vs.loc[c, "p_holm"]) if c != t["best"] else 1.0) for c in CONTROLS}
+        out.append({"learner": learner, "measure": measure, "best": t["best"],
+                    "best_rank": float(t["avg_rank"].iloc[0]), "ties": ties, "k": t["k"],
+                    "n": t["n_datasets"], "controls": controls, "alpha": alpha})
+    return out
+
+
+def _answer_row(a: dict) -> str:
+    shown = ", ".join(rf"\texttt{{{tex_escape(w)}}}" for w in a["ties"][:4])
+    more = f", \\dots{{}} ({len(a['ties'])} in all)" if len(a["ties"]) > 4 else ""
+    ctl = "; ".join(rf"\texttt{{{tex_escape(c)}}} {pos} of {a['k']}, $p={p:.3f}$"
+                    for c, (_, pos, p) in a["controls"].items())
+    return (f"{LEARNER_NAMES.get(a['learner'], tex_escape(a['learner']))} & "
+            rf"\texttt{{{tex_escape(a['best'])}}} ({a['best_rank']:.2f}) & "
+            f"{len(a['ties'])}: {shown}{more} & {ctl} \\\\")
+
+
+def front_section(reports: Path, published_dir: Path) -> str:
+    """LaTeX of the front section (``generated/front.tex``)."""
+    lines = [r"\section*{Answers first}", r"\addcontentsline{toc}{section}{Answers first}",
+             r"\paragraph{Did each paper reproduce?} Claims reproduced of those testable (the rest "
+             r"by verdict; Appendix~\ref{sec:claims} gives each claim, its test and its cause), and "
+             r"each paper's headline numbers as printed and as regenerated here "
+             r"(Appendix~\ref{sec:summary} has every headline number).",
+             r"{\footnotesize\setlength{\tabcolsep}{3pt}"
+             r"\begin{longtable}{@{}L{2.3cm}L{2.7cm}L{5.6cm}rrr@{}}",
+             r"\toprule Paper & Claims reproduced & Quantity & Published & Ours & Difference \\"
+             r" \midrule\endhead",
+             *paper_rows(reports, published_dir),
+             r"\bottomrule\end{longtable}}"]
+    answers = benchmark_answers(reports)
+    if answers:
+        a0 = answers[0]
+        lines += [
+            r"\paragraph{Which weighting, for which learner?} On the benchmark "
+            rf"(Section~\ref{{sec:benchmark}}), {a0['k']} weightings over {a0['n']} datasets, "
+            f"ranked by {tex_escape(a0['measure']).replace('_', ' ')} averaged over each dataset's "
+            r"splits. The best-ranked weighting is a tie of many: its tie set is every weighting "
+            r"whose Wilcoxon signed-rank test against it over the datasets is not significant "
+            rf"(Holm over the $k-1$ comparisons, $\alpha={a0['alpha']:g}$). The controls are "
+            r"the pipeline's \texttt{tfidf} (raw tf $\times \log N/\mathit{df}$) and "
+            r"scikit-learn's sublinear tf-idf, each with its position and Holm $p$ against the "
+            r"best. The datasets are not all independent (R8 and R52 are subsets of Reuters; "
+            r"the Pang \& Lee and the oh/tr/wap collections share documents), so these tests "
+            r"overstate the evidence; an analysis by corpus family is not in this report yet.",
+            r"{\footnotesize\setlength{\tabcolsep}{3pt}"
+            r"\begin{longtable}{@{}L{2.4cm}L{3.0cm}L{5.6cm}L{4.6cm}@{}}",
+            r"\toprule Learner & Best (average rank) & Not different from the best & Controls "
+            r"(position, Holm $p$ vs best) \\ \midrule\endhead",
+            *(_answer_row(a) for a in answers),
+            r"\bottomrule\end{longtable}}"]
+    return "\n".join(lines) + "\n"

@@ -282,8 +282,8 @@ MARGIN = 2.2 / 2.54 * 72
 
 def words_outside_text_block(pdf: Path) -> list[tuple[int, str, tuple]]:
     """Every word (pdftotext -bbox) outside the page's text block: past a side margin by more than
-    1 pt, or above or below it by more than 3 pt (descenders), the page number in the footer
-    excepted. ``[(page, word, (x0, y0, x1, y1))]``."""
+    1 pt, or above or below it by more than 6 pt (a last line's descenders and subscripts), the
+    page number in the footer excepted. ``[(page, word, (x0, y0, x1, y1))]``."""
     import re
     import subprocess
 
@@ -298,8 +298,8 @@ def words_outside_text_block(pdf: Path) -> list[tuple[int, str, tuple]]:
         for m in word.finditer(body):
             x0, y0, x1, y1 = map(float, m.groups()[:4])
             footer = y0 > height - MARGIN and m.group(5).isdigit()
-            if (x0 < MARGIN - 1 or x1 > width - MARGIN + 1 or y0 < MARGIN - 3
-                    or (y1 > height - MARGIN + 3 and not footer)):
+            if (x0 < MARGIN - 1 or x1 > width - MARGIN + 1 or y0 < MARGIN - 6
+                    or (y1 > height - MARGIN + 6 and not footer)):
                 out.append((number, m.group(5), (round(x0), round(y0), round(x1), round(y1))))
     return out
 

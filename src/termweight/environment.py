@@ -65,7 +65,9 @@ def blas() -> list[dict]:
     import numpy  # noqa: F401  (loads its BLAS)
     import scipy.linalg  # noqa: F401
 
-    keep = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
+    # not the thread count: it depends on how the process was started (a job gets 1), not on
+    # the machine, and the stamp must be the same for the same inputs
+    keep = ("user_api", "internal_api", "version", "architecture", "threading_layer")
     return sorted(({k: i.get(k) for k in keep if k in i} for i in threadpool_info()),
                   key=lambda d: (str(d.get("internal_api")), str(d.get("version"))))
 

@@ -670,7 +670,7 @@ def provenance_tex(p: dict) -> str:
     macros["ProvPackages"] = tex_escape(", ".join(f"{k} {v or 'absent'}" for k, v in pk.items()))
     macros["ProvBlas"] = tex_escape("; ".join(
         f"{b.get('internal_api')} {b.get('version')} ({b.get('architecture') or 'generic'}, "
-        f"{b.get('threading_layer') or b.get('user_api')}, {b.get('num_threads')} threads)"
+        f"{b.get('threading_layer') or b.get('user_api')})"
         for b in env.get("blas", [])) or "none found")
     macros["ProvLine"] = ("source commit \\ProvCommit; source date \\ProvDate; params.yaml hash "
                           "\\ProvParamsHash; inputs digest \\ProvInputs; lock "

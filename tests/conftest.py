@@ -27,6 +27,20 @@ def pytest_configure(config) -> None:
 MIRROR = Path(os.environ.get("TERMWEIGHT_MIRROR", REPO.parent / "shared" / "datasets"))
 
 
+@pytest.fixture(autouse=True)
+def _root_logging_restored():
+    """A step run in-process (``termweight.cli.main``) points the root logger at this test's
+    captured stderr (``logging.basicConfig(force=True)``); later tests must not log into that
+    closed stream."""
+    import logging
+
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
 @pytest.fixture(scope="session")
 def repo() -> Path:
     return REPO

@@ -25,13 +25,10 @@ LEARNER_NAMES = {"linearsvc": "LinearSVC", "logreg": "logistic regression",
                  "mnb": "naive Bayes (one-vs-rest)"}
 
 
-def paper_rows(reports: Path, published_dir: Path) -> list[str]:
-    """LaTeX rows: paper, claims tally, headline quantity, published, ours, difference."""
-    from termweight.experiments.report import paper_claims, readme_rows, summary_rows
-
-    rows, _ = summary_rows(reports, published_dir)
-    keep = {f"{p}:{k}" for p, keys in readme_rows().items() for k in keys}
-    by_paper = paper_claims(reports)
+def paper_rows(rows: list[tuple], keep: set[str], by_paper: dict) -> list[str]:
+    """LaTeX rows: paper, claims tally, headline quantity, published, ours, difference, from the
+    summary's rows (``report.summary_rows``), the keys to keep (the README's rows) and each
+    paper's claims (``report.paper_claims``)."""
     out, title, shown = [], "", set()
     for r in rows:
         title = r[0] or title
@@ -75,9 +72,12 @@ def benchmark_answers(reports: Path) -> list[dict] | None:
     for learner in learners:
         t = rank_tests(score_matrix(scores, learner, measure, order), CONTROLS[0], alpha)
         vs = t["vs_best"]
+        if vs is None:  # too few datasets or weightings to test: no answer to state
+            return None
         ties = [w for w in t["avg_rank"].index[1:] if vs.loc[w, "p_holm"] >= alpha]
         controls = {c: (float(t["avg_rank"][c]), list(t["avg_rank"].index).index(c) + 1,
-                        float(vs.loc[c, "p_holm"]) if c != t["best"] else 1.0) for c in CONTROLS}
+                        float(vs.loc[c, "p_holm"]) if c != t["best"] else 1.0)
+                    for c in CONTROLS if c in t["avg_rank"].index}
         out.append({"learner": learner, "measure": measure, "best": t["best"],
                     "best_rank": float(t["avg_rank"].iloc[0]), "ties": ties, "k": t["k"],
                     "n": t["n_datasets"], "controls": controls, "alpha": alpha})
@@ -94,7 +94,7 @@ def _answer_row(a: dict) -> str:
             f"{len(a['ties'])}: {shown}{more} & {ctl} \\\\")
 
 
-def front_section(reports: Path, published_dir: Path) -> str:
+def front_section(reports: Path, rows: list[tuple], keep: set[str], by_paper: dict) -> str:
     """LaTeX of the front section (``generated/front.tex``)."""
     lines = [r"\section*{Answers first}", r"\addcontentsline{toc}{section}{Answers first}",
              r"\paragraph{Did each paper reproduce?} Claims reproduced of those testable (the rest "
@@ -105,7 +105,7 @@ def front_section(reports: Path, published_dir: Path) -> str:
              r"\begin{longtable}{@{}L{2.3cm}L{2.7cm}L{5.6cm}rrr@{}}",
              r"\toprule Paper & Claims reproduced & Quantity & Published & Ours & Difference \\"
              r" \midrule\endhead",
-             *paper_rows(reports, published_dir),
+             *paper_rows(rows, keep, by_paper),
              r"\bottomrule\end{longtable}}"]
     answers = benchmark_answers(reports)
     if answers:

@@ -721,7 +721,10 @@ def cmd_report(args) -> None:
     io.write_text(generated / "claims.tex", claims_section(reports))
     from termweight.experiments.front import front_section
 
-    io.write_text(generated / "front.tex", front_section(reports, Path(args.published)))
+    rows, _ = summary_rows(reports, Path(args.published))
+    keep = {f"{p}:{k}" for p, keys in readme_rows().items() for k in keys}
+    io.write_text(generated / "front.tex", front_section(reports, rows, keep,
+                                                         paper_claims(reports)))
     included, missing = included_sections(reports, experiments)
     io.write_text(generated / "included.tex", included)
     for paper in papers():
@@ -807,8 +810,7 @@ def cmd_provenance(args) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("report-provenance", help="this environment as the build stamp records it, or "
-                       "--check this checkout against reports/provenance.json",
+    p = sub.add_parser("report-provenance", help="environment (--check: stamp)",
                        description="Print the environment record (Python, packages, BLAS, lock "
                        "file), or check the checkout against the PDF's build stamp.\n\nexample:\n"
                        "  python -m termweight report-provenance --check",
@@ -836,7 +838,7 @@ def register(sub) -> None:
                    "not)")
     p.set_defaults(func=cmd_report_summary)
 
-    p = sub.add_parser("report-macros", help="LaTeX macros of an experiment's metrics (the slice)")
+    p = sub.add_parser("report-macros", help="an experiment's LaTeX macros")
     p.add_argument("--params", required=True, help="params.yaml (the experiment's declared "
                    "encodings and splits, checked against the metrics)")
     p.add_argument("--exp", required=True)

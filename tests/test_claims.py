@@ -56,8 +56,10 @@ def test_a_reproduced_claim_needs_no_cause_and_the_tally_counts_tested_claims():
     t = claims.tally(rows)
     assert t == {"reproduced": 2, "partly": 1, "not reproduced": 0, "inconclusive": 0,
                  "not testable": 1, "tested": 3}
-    assert claims.tally_text(rows) == "2 of 3 (1 partly; 1 not testable)"
-    assert claims.tally_text(rows[:1]) == "1 of 1"
+    # one definition: the not-testable claims are outside the denominator, and said so
+    assert claims.tally_text(rows) == "2 of 3 tested (1 partly), 1 not testable"
+    assert claims.tally_text(rows[:1]) == "1 of 1 tested"
+    assert "outside the denominator" in claims.TALLY_RULE
 
 
 def test_markdown_table_has_a_row_per_claim_and_keeps_cells_whole():
@@ -72,7 +74,7 @@ def test_latex_table_compiles_with_special_characters(tmp_path):
     table = claims.latex_table("Forman (2008)", [_claim(id="a"), _claim(
         id="b", verdict="reproduced", cause="", result="p < 0.01, 100% of tasks, x_1 > {y}")],
         "tab:forman-claims")
-    assert "1 of 2 (1 partly)" in table
+    assert "1 of 2 tested (1 partly)" in table
     doc = tmp_path / "t.tex"
     doc.write_text("\\documentclass{article}\\usepackage{booktabs,longtable}\\begin{document}\n"
                    + table + "\\end{document}\n")
@@ -102,7 +104,7 @@ def test_readme_and_pdf_show_the_tally_per_paper(tmp_path, repo):
     md = report.summary_markdown(reports, repo / "src/termweight/experiments/published")
     assert md.splitlines()[0].startswith("| paper | claims reproduced |")
     kim = next(line for line in md.splitlines() if line.startswith("| Kim"))
-    assert "| 1 of 2 (1 partly) |" in kim
+    assert "| 1 of 2 tested (1 partly) |" in kim
     forman = next(line for line in md.splitlines() if line.startswith("| Forman"))
     assert forman.split(" | ")[1] == "-"  # ran, but no claims list
     tex = report.claims_section(reports)
@@ -144,6 +146,6 @@ def test_docs_blocks_are_written_and_checked(tmp_path, repo):
     stale = subprocess.run(cmd + ["--check"], capture_output=True, text=True)
     assert stale.returncode == 2 and ".md: the generated block differs" in stale.stderr
     assert subprocess.run(cmd, capture_output=True, text=True).returncode == 0
-    assert "Claims reproduced: 1 of 2 (1 partly)." in (docs / "kim.md").read_text()
+    assert "Claims reproduced: 1 of 2 tested (1 partly) (reproduced of" in (docs / "kim.md").read_text()
     assert "not run" in (docs / "esuli.md").read_text()
     assert subprocess.run(cmd + ["--check"], capture_output=True, text=True).returncode == 0

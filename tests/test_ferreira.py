@@ -174,7 +174,9 @@ def test_ferreira_target_end_to_end(papers_tiny):
 # ------------------------------------------------------------------------ claims
 _CCFG = {"datasets": {"spambase": {"classifiers": ["svm", "modest"], "m": [10, 20, 40, 54],
                                    "td_methods": ["method1", "method2", "fisher", "rp_paper"],
-                                   "tdi_methods": ["mim"]}}}
+                                   "tdi_methods": ["mim"],
+                                   "protocol": {"type": "balanced", "train_per_class": 500,
+                                                "test_per_class": 500, "repeats": 10}}}}
 
 
 def _claim_frame(sel_gain=0.02, m2_gain=0.01, tdi_shift=0.0, seed=0):
@@ -249,9 +251,11 @@ def test_ferreira_descent_rp_adaboost_and_dexter_rp_claims_flip():
                              "method": "rp_paper", "m": m, "n_features": 20000,
                              "classifier": "svm", "error": 0.2 + slope * m + rng.normal(0, 0.002)}
                             for r in range(10) for m in (500, 1000, 1500, 2000)])
-        dx = {"classifiers": ["svm"], "td_methods": ["rp_paper"], "tdi_methods": ["mim"]}
+        dx = {"classifiers": ["svm"], "td_methods": ["rp_paper"], "tdi_methods": ["mim"],
+              "protocol": {"train_per_class": 100, "test_subset": "valid"}}
         cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
-        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, {}, {}, None)
+        idx = {"dexter": {"characteristics": [{"subset": "valid", "patterns": 300}]}}
+        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
         assert {c["id"]: c["verdict"] for c in claims}["dexter_rp_improves_with_m"] == want
 
 
@@ -299,7 +303,8 @@ def test_rp_worse_on_dexter_td_is_judged_against_figure_4s_methods():
                             for meth, e in errors.items()])
         dx = {"classifiers": ["svm"], "td_methods": list(errors), "tdi_methods": ["mim"]}
         cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
-        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, {}, {}, None)
+        idx = {"dexter": {"characteristics": [{"subset": "valid", "patterns": 300}]}}
+        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
         return {c["id"]: c["verdict"] for c in claims}["dexter_rp_worse_on_td"]
 
     assert verdict(base) == "reproduced"
@@ -360,3 +365,28 @@ def test_the_cost_claim_reads_measured_seconds_and_flips(tmp_path):
     bad.write_text(json.dumps({"datasets": {"dexter": {"results": [{"method": "RP"}]}}}))
     with pytest.raises(DataError, match=r"bad\.json.*datasets\.dexter\.results\[0\]"):
         R.read_timings(bad)
+
+
+def test_ferreira_replications_use_the_corrected_t_and_its_test_size():
+    """Each replication draws its training rows from one pool: n_test/n_train from the protocol
+    (Spam 1000/1000) or the fixed test subset (Dexter 300 validation rows / 200)."""
+    spam = _CCFG["datasets"]["spambase"]
+    assert R.split_ratio(spam, None) == 1.0
+    dx = {"protocol": {"train_per_class": 100, "test_subset": "valid"}}
+    assert R.split_ratio(dx, {"characteristics": [{"subset": "valid", "patterns": 300}]}) == 1.5
+    a = pd.Series([0.10, 0.12, 0.11, 0.13, 0.10], index=list("abcde"))
+    b = a - [0.004, 0.010, -0.002, 0.006, 0.009]
+    plain, corrected = R._paired(a, b, 0.0), R._paired(a, b, 1.0)
+    assert corrected["p"] > plain["p"] and corrected["lower"] < plain["lower"]
+
+
+def test_ferreira_selection_claim_is_inconclusive_when_a_gain_is_not_excluded():
+    """No significant gain, no significant loss: 'not reproduced' only when every one-sided
+    lower bound excludes a gain of one point, else inconclusive; identical cells are vacuous."""
+    v, _ = _fverdicts(_claim_frame(sel_gain=0.0, m2_gain=0.0))
+    assert v["selection_beats_all_features"] == "not reproduced"  # tight: a 1-point gain excluded
+    noisy = _claim_frame(sel_gain=0.0, m2_gain=0.0)
+    sel = (noisy.method != "all") & (noisy.representation == "td")
+    noisy.loc[sel, "error"] += np.random.default_rng(3).normal(0, 0.03, sel.sum())
+    v, _ = _fverdicts(noisy)
+    assert v["selection_beats_all_features"] == "inconclusive"

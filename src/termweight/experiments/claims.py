@@ -151,11 +151,19 @@ def tally(claims) -> dict[str, int]:
     return out
 
 
+#: how every tally counts, stated once (README, docs pages, the PDF's front section)
+TALLY_RULE = ("reproduced of the claims tested (every verdict but 'not testable'); the other "
+              "verdicts of the tested claims in brackets; claims not testable here counted "
+              "after, outside the denominator")
+
+
 def tally_text(claims) -> str:
-    """``"3 of 5 (1 partly; 2 not testable)"``: reproduced of tested, then the rest."""
+    """``"3 of 5 tested (1 partly; 1 inconclusive), 2 not testable"``: ``TALLY_RULE``."""
     t = tally(claims)
-    rest = [f"{t[v]} {v}" for v in VERDICTS[1:] if t[v]]
-    return f"{t['reproduced']} of {t['tested']}" + (f" ({'; '.join(rest)})" if rest else "")
+    rest = [f"{t[v]} {v}" for v in VERDICTS[1:-1] if t[v]]
+    return (f"{t['reproduced']} of {t['tested']} tested"
+            + (f" ({'; '.join(rest)})" if rest else "")
+            + (f", {t['not testable']} not testable" if t["not testable"] else ""))
 
 
 def tex_escape(text: str) -> str:

@@ -97,8 +97,9 @@ def _answer_row(a: dict) -> str:
 def front_section(reports: Path, rows: list[tuple], keep: set[str], by_paper: dict) -> str:
     """LaTeX of the front section (``generated/front.tex``)."""
     lines = [r"\section*{Answers first}", r"\addcontentsline{toc}{section}{Answers first}",
-             r"\paragraph{Did each paper reproduce?} Claims reproduced of those testable (the rest "
-             r"by verdict; Appendix~\ref{sec:claims} gives each claim, its test and its cause), and "
+             r"\paragraph{Did each paper reproduce?} Claims: "
+             + tex_escape(claims.TALLY_RULE)
+             + r" (Appendix~\ref{sec:claims} gives each claim, its test and its cause), and "
              r"each paper's headline numbers as printed and as regenerated here "
              r"(Appendix~\ref{sec:summary} has every headline number).",
              r"{\footnotesize\setlength{\tabcolsep}{3pt}"

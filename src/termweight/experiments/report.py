@@ -288,6 +288,12 @@ def claims_section(reports: Path) -> str:
             if rules:  # once per paper, not in every claim's test
                 lines.append(r"\paragraph{How " + title + r"'s verdicts are decided.} "
                              + claims.tex_escape(rules) + "\n")
+    from termweight.experiments import deviations
+
+    lines.append(r"\clearpage")
+    lines.append(deviations.latex(deviations.load(),
+                                  {p: d.title for p, d in papers().items()}
+                                  | {"benchmark": "The term-weighting benchmark"}))
     return "\n".join(lines) + "\n"
 
 
@@ -346,13 +352,17 @@ def cmd_report_summary(args) -> None:
         _replace_block(Path(args.readme), README_BEGIN, README_END, table, args.check,
                        "python -m termweight report-summary --readme README.md")
     if args.docs:
+        from termweight.experiments import deviations
+
+        log = deviations.load()
         for paper, rows in paper_claims(Path(args.reports)).items():
             page = Path(args.docs) / f"{paper}.md"
             rules = papers()[paper].claim_rules
             body = ("No claims assessed yet (the paper's experiment has not run).\n" if rows is None
-                    else f"Claims reproduced: {claims.tally_text(rows)}.\n\n"
+                    else f"Claims reproduced: {claims.tally_text(rows)} ({claims.TALLY_RULE}).\n\n"
                     + claims.markdown_table(rows)
-                    + (f"\nHow the verdicts are decided: {rules}\n" if rules else ""))
+                    + (f"\nHow the verdicts are decided: {rules}\n" if rules else "")
+                    + deviations.markdown(log, paper))
             _replace_block(page, DOCS_BEGIN, DOCS_END, body, args.check,
                            "python -m termweight report-summary --docs docs/papers")
 

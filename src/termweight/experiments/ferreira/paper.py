@@ -17,8 +17,10 @@ PAPER = declare_paper(Paper(
     readme_rows=("Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)"),
     claim_rules=(
         "A curve is summarised per replication by its mean test error over the grid of m; two "
-        "methods are compared by the paired two-tailed t-test over the 10 replications, "
-        "Holm-adjusted within a claim (alpha 0.05). 'About the same', 'competitive' and "
+        "methods are compared over the 10 replications, which draw their training rows from "
+        "one pool, by the two-tailed corrected resampled t-test of Nadeau & Bengio (2003; "
+        "variance (1/k + n_test/n_train) s^2), Holm-adjusted within a claim (alpha 0.05); the "
+        "equivalence and one-sided tests use the same variance. 'About the same', 'competitive' and "
         "'similar' are equivalence claims, tested by TOST within 1 point of error; 'adequate' "
         "and 'as good as' are non-inferiority claims, tested one-sided with the same margin. A "
         "claim over several cells (datasets, learners) is reproduced if it holds (significant, "

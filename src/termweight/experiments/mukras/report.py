@@ -106,24 +106,24 @@ def significance(per_fold: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 # ------------------------------------------------------------------------------------- claims
 
 def _holm(pvalues) -> np.ndarray:
-    """Holm-adjusted p-values (statsmodels)."""
-    from statsmodels.stats.multitest import multipletests
+    """Holm-adjusted p-values (``termweight.inference.holm``)."""
+    from termweight.inference import holm
 
-    p = np.asarray(pvalues, dtype=np.float64)
-    return multipletests(p, method="holm")[1] if p.size else p
+    return holm(pvalues)
 
 
 def _ttest(a, b) -> dict:
-    """Paired two-tailed t-test of ``a - b`` (scipy), with the mean and s.e. of the difference."""
-    from scipy import stats as sps
+    """Paired two-tailed t-test of ``a - b`` over the folds (``termweight.inference.paired_t``,
+    the paper's own test), with the mean and s.e. of the difference."""
+    from termweight.inference import paired_t
 
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     d = a - b
     if np.allclose(d, d[0]):
         t, p = (0.0, 1.0) if np.allclose(d, 0) else (np.copysign(np.inf, d[0]), 0.0)
     else:
-        r = sps.ttest_rel(a, b)
-        t, p = float(r.statistic), float(r.pvalue)
+        r = paired_t(a, b)
+        t, p = r["t"], r["p"]
     return {"diff": float(d.mean()), "se": float(d.std(ddof=1) / np.sqrt(d.size)), "t": t,
             "p": p, "n": int(d.size),
             "rel": float(d.mean() / np.mean(b)) if np.mean(b) else float("nan")}

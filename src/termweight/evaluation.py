@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from scipy import stats as sps
 
 if TYPE_CHECKING:  # pandas is imported where a frame is made (the workflow extra)
     import pandas as pd
@@ -88,20 +87,6 @@ def ordinal_mse(y_true, y_pred) -> float:
 def error_rate(y_true, y_pred) -> float:
     """Test error rate (Ferreira & Figueiredo)."""
     return float(np.mean(np.asarray(y_true) != np.asarray(y_pred)))
-
-
-def paired_tests(a, b) -> dict[str, float]:
-    """Paired two-tailed t-test and Wilcoxon signed-rank test of two matched samples."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    d = a - b
-    if d.size < 2 or np.allclose(d, d[0]):
-        t_p = 1.0 if np.allclose(d, 0) else 0.0
-        return {"mean_diff": float(d.mean()) if d.size else 0.0, "t": float("nan"),
-                "t_pvalue": t_p, "wilcoxon_pvalue": t_p, "n": int(d.size)}
-    t = sps.ttest_rel(a, b)
-    w = sps.wilcoxon(a, b) if np.any(d != 0) else None
-    return {"mean_diff": float(d.mean()), "t": float(t.statistic), "t_pvalue": float(t.pvalue),
-            "wilcoxon_pvalue": float(w.pvalue) if w is not None else 1.0, "n": int(d.size)}
 
 
 def mean_se(values) -> tuple[float, float]:

@@ -8,7 +8,8 @@ returns plain numbers; the papers' claim rules (``termweight.experiments.claims`
   for k random train/test splits of one pool, which overlap and so are not independent: the
   variance of the mean difference is ``(1/k + n_test/n_train) s^2`` instead of ``s^2 / k``,
   with k - 1 degrees of freedom.
-- ``wilcoxon_p``: the signed-rank test (scipy ``wilcoxon``, zero differences dropped).
+- ``wilcoxon_signed_rank``, ``wilcoxon_p``: the signed-rank test (scipy ``wilcoxon``, zero
+  differences dropped); ``paired_tests``: paired t and Wilcoxon together, as tables print them.
 - ``tost_p``: two one-sided t-tests (Schuirmann 1987) of ``|mean d| < margin``: the larger of
   the two one-sided p-values; "no difference" is claimed only when it is below alpha.
 - ``one_sided_bound``, ``detectable_effect``: ``diff + z(0.95) se`` and ``(z(1 - alpha/2) +
@@ -82,15 +83,42 @@ def corrected_resampled_t(a, b, test_train_ratio: float) -> dict:
             "test_train_ratio": float(test_train_ratio)}
 
 
-def wilcoxon_p(a, b) -> float | None:
-    """Two-sided Wilcoxon signed-rank p of ``a - b`` (zero differences dropped; None when all
-    differences are zero or there are fewer than 2 units)."""
+def wilcoxon_signed_rank(a, b) -> dict:
+    """Two-sided Wilcoxon signed-rank test of ``a - b`` (scipy ``wilcoxon``, zero differences
+    dropped): ``w``, ``p`` and ``n`` nonzero differences; with none, W = 0 and p = 1."""
     from scipy.stats import wilcoxon
 
-    d = _diffs(a, b)
-    if np.count_nonzero(d) < 2:
-        return None
-    return float(wilcoxon(d, zero_method="wilcox", alternative="two-sided").pvalue)
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    n = int(np.count_nonzero(_diffs(a, b)))
+    if n == 0:
+        return {"w": 0.0, "p": 1.0, "n": 0}
+    r = wilcoxon(a, b, zero_method="wilcox", alternative="two-sided")
+    return {"w": float(r.statistic), "p": float(r.pvalue), "n": n}
+
+
+def wilcoxon_p(a, b) -> float | None:
+    """Two-sided Wilcoxon signed-rank p of ``a - b`` (``wilcoxon_signed_rank``; None when every
+    difference is zero)."""
+    r = wilcoxon_signed_rank(a, b)
+    return None if r["n"] == 0 else r["p"]
+
+
+def paired_tests(a, b) -> dict[str, float]:
+    """Student's paired t and the Wilcoxon signed-rank p of matched samples, as the papers'
+    tables print them: ``mean_diff``, ``t``, ``t_pvalue``, ``wilcoxon_pvalue``, ``n``. Constant
+    differences (or fewer than 2): t is nan, both p-values 1 if the difference is 0, else 0."""
+    from scipy import stats as sps
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    d = a - b
+    if d.size < 2 or np.allclose(d, d[0]):
+        t_p = 1.0 if np.allclose(d, 0) else 0.0
+        return {"mean_diff": float(d.mean()) if d.size else 0.0, "t": float("nan"),
+                "t_pvalue": t_p, "wilcoxon_pvalue": t_p, "n": int(d.size)}
+    t = sps.ttest_rel(a, b)
+    w = sps.wilcoxon(a, b) if np.any(d != 0) else None
+    return {"mean_diff": float(d.mean()), "t": float(t.statistic), "t_pvalue": float(t.pvalue),
+            "wilcoxon_pvalue": float(w.pvalue) if w is not None else 1.0, "n": int(d.size)}
 
 
 def tost_p(d, margin: float, var_factor: float | None = None) -> float | None:

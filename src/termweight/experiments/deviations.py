@@ -105,14 +105,15 @@ def markdown(log: dict, paper: str) -> str:
 
 
 def latex(log: dict, titles: dict[str, str]) -> str:
-    """The PDF's appendix: every entry, by paper (``titles``: paper -> its title), then date
-    (commit hashes cut to 10 digits, which a line can hold)."""
+    """The PDF's appendix: every entry, by paper (``titles``: paper -> its title, LaTeX), then
+    date (commit hashes cut to 10 digits, which a line can hold)."""
     import re
 
     from termweight.experiments.claims import tex_escape as _esc
 
-    def tex_escape(text: str) -> str:
-        return _esc(re.sub(r"\b([0-9a-f]{10})[0-9a-f]{30}\b", r"\1", str(text)))
+    def tex_escape(text: str) -> str:  # identifiers may break after an underscore or a slash
+        out = _esc(re.sub(r"\b([0-9a-f]{10})[0-9a-f]{30}\b", r"\1", str(text)))
+        return out.replace(r"\_", r"\_\allowbreak{}").replace("/", r"/\allowbreak{}")
 
     lines = [r"\section{Deviations log: what changed after its result was seen}",
              r"\label{sec:deviations}",
@@ -122,8 +123,9 @@ def latex(log: dict, titles: dict[str, str]) -> str:
     for paper in sorted({e["paper"] for e in log["entries"]},
                         key=lambda p: (p not in titles, list(titles).index(p)
                                        if p in titles else 0, p)):
-        lines.append(r"\paragraph{" + tex_escape(titles.get(paper, paper)) + "}")
-        lines.append(r"\begin{itemize}\setlength{\itemsep}{2pt}\small")
+        lines.append(r"\paragraph{" + (titles[paper] if paper in titles  # already LaTeX
+                                         else tex_escape(paper)) + "}")
+        lines.append(r"\begin{itemize}\setlength{\itemsep}{2pt}\small\raggedright")
         for e in sorted(entries_of(log, paper), key=lambda e: str(e["date"])):
             lines.append(
                 r"\item \textbf{" + tex_escape(e["id"]) + "} (" + tex_escape(str(e["date"]))

@@ -415,17 +415,13 @@ def macro_f1_test(a, b) -> dict:
     """Macro-F1 of run ``a`` minus run ``b`` (the mean per-category F1 difference) and the
     Wilcoxon signed-rank test on the per-category F1 pairs (zero differences dropped; with none
     left, W = 0 and p = 1)."""
-    from scipy.stats import wilcoxon
+    from termweight.inference import wilcoxon_signed_rank
 
     _same_categories(a, b)
     fa, fb = (np.asarray(t["f1"], dtype=np.float64) for t in (a, b))
     d = fa - fb
-    nonzero = int(np.count_nonzero(d))
-    if nonzero == 0:
-        w, p = 0.0, 1.0
-    else:
-        res = wilcoxon(fa, fb, zero_method="wilcox", alternative="two-sided")
-        w, p = float(res.statistic), float(res.pvalue)
+    res = wilcoxon_signed_rank(fa, fb)
+    w, p, nonzero = res["w"], res["p"], res["n"]
     se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("inf")
     return {"diff": float(d.mean()), "w": w, "p": p, "n": nonzero, "categories": int(d.size),
             "mde": POWER_Z * se}

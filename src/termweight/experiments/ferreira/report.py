@@ -708,6 +708,38 @@ def _tally(n_ok: int, n: int) -> str:
     return count_verdict(n_ok, n)
 
 
+def _test_tally(n_ok: int, n: int, n_against: int) -> str:
+    """A tested claim over ``n`` cells: reproduced if it holds (significantly, or shown
+    equivalent) in all, not reproduced if any cell is significantly against it, partly if it
+    holds in some, else inconclusive (no cell decides either way: too few replications)."""
+    if n and n_ok == n:
+        return "reproduced"
+    return "not reproduced" if n_against else "partly" if n_ok else "inconclusive"
+
+
+def _holm_against(res, ph, sign: int, alpha: float) -> int:
+    """How many of ``res`` are significant (Holm ``ph``) with a difference against ``sign``."""
+    return sum(r["diff"] * sign < 0 and p < alpha for (_, r), p in zip(res, ph, strict=True))
+
+
+def _undecided(res) -> str:
+    """The cause of an inconclusive tested claim: no cell decides, and what the overlapping
+    replications could detect (80% power, 2.80 corrected standard errors)."""
+    from termweight.inference import POWER_Z
+
+    mde = [POWER_Z * abs(r["diff"] / r["t"]) for _, r in res
+           if r.get("t") not in (None, 0) and np.isfinite(r["t"])]
+    return ("no cell is significant either way with 10 overlapping replications (corrected "
+            "resampled variance)" + (f"; the smallest difference detectable with 80% power is "
+                                     f"{100 * min(mde):.2f}-{100 * max(mde):.2f} points"
+                                     if mde else ""))
+
+
+def _differ(res, alpha: float) -> int:
+    """Equivalence claims: cells whose difference is significant and beyond the margin."""
+    return sum(r["p"] < alpha and abs(r["diff"]) > MARGIN for _, r in res)
+
+
 def _holm_hits(res, sign: int, alpha: float) -> tuple[np.ndarray, int]:
     """Holm-adjusted p-values of the ``(label, _paired result)`` list ``res`` and how many are
     significant with a difference of sign ``sign``."""
@@ -829,9 +861,10 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
     ``frame``: every test error (``ferreira-collect``'s all_errors); ``indexes``: dataset -> its
     split index (Table 1 characteristics, Fig. 1 counts). A curve is compared per replication
     by its mean error over the m of the grid (below p); tests are paired over the 10
-    replications (scipy ``ttest_rel``, two-tailed), Holm-corrected within a claim
-    (statsmodels); "about the same", "competitive" and "similar" are TOST equivalence tests
-    within +-``MARGIN`` (1 point of error; statsmodels ``ttost_paired``). Decision rules: a claim
+    replications with the corrected resampled variance of Nadeau & Bengio (``_paired``,
+    ``split_ratio``: the replications overlap), two-tailed, Holm-corrected within a claim;
+    "about the same", "competitive" and "similar" are TOST equivalence tests within
+    +-``MARGIN`` (1 point of error) with the same variance. Decision rules: a claim
     over several cells is reproduced if it holds (significant, or equivalent) in every cell,
     partly if in at least one, not reproduced if in none; the count claims are reproduced if
     every published number equals ours at its printed precision, partly if some do.
@@ -932,7 +965,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
         # 2. Method 2 better than Method 1 (Spam)
         res = pairwise(spam, clfs, "td", "method2", "method1", below_p(spam))
         ph, n_ok = _holm_hits(res, -1, alpha)
-        v = _tally(n_ok, len(res))
+        v = _test_tally(n_ok, len(res), _holm_against(res, ph, -1, alpha))
         add(id="spam_method2_beats_method1",
             claim="The proposed Method 2 usually performs better than Method 1, for both "
                   "classifiers (Spam)",
@@ -942,12 +975,13 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                  "the classifiers",
             result="; ".join(_s(lab, r, p) for (lab, r), p in zip(res, ph, strict=True)),
             verdict=v, cause="" if v == "reproduced" else
-            f"significantly better for {n_ok} of {len(res)} classifiers: unexplained")
+            (_undecided(res) if v == "inconclusive" else
+             f"significantly better for {n_ok} of {len(res)} classifiers: unexplained"))
         # 3. Method 1 about the same as Fisher for m > 30
         in_grid = below_p(spam)
         res = pairwise(spam, clfs, "td", "method1", "fisher", lambda m: (m > 30) & in_grid(m))
         n_ok = sum(r["tost"] < alpha for _, r in res)
-        v = _tally(n_ok, len(res))
+        v = _test_tally(n_ok, len(res), _differ(res, alpha))
         add(id="spam_method1_like_fisher",
             claim="For m > 30, our unsupervised Method 1 attains about the same test error rate "
                   "as the supervised Fisher ratio (Spam)",
@@ -957,12 +991,13 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                  f"{reps_n} replications, per classifier",
             result="; ".join(_s(lab, r, tost=True) for lab, r in res),
             verdict=v, cause="" if v == "reproduced" else
-            f"equivalent within {100 * MARGIN:g} point for {n_ok} of {len(res)} classifiers: "
-            "unexplained")
+            f"equivalent within {100 * MARGIN:g} point for {n_ok} of {len(res)} classifiers"
+            + ("; the others neither shown equivalent nor different: too few replications"
+               if v == "inconclusive" else ": unexplained"))
         # 4. Method 1 better than RP (Spam)
         res = pairwise(spam, clfs, "td", "method1", "rp_paper", below_p(spam))
         ph, n_ok = _holm_hits(res, -1, alpha)
-        v = _tally(n_ok, len(res))
+        v = _test_tally(n_ok, len(res), _holm_against(res, ph, -1, alpha))
         add(id="spam_method1_beats_rp",
             claim="Method 1 also attains better results than RP (Spam)",
             where="Sec. 4.3, Fig. 2",
@@ -970,7 +1005,8 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                  f"two-tailed t-test over {reps_n} replications, Holm",
             result="; ".join(_s(lab, r, p) for (lab, r), p in zip(res, ph, strict=True)),
             verdict=v, cause="" if v == "reproduced" else
-            f"significantly better for {n_ok} of {len(res)} classifiers: unexplained")
+            (_undecided(res) if v == "inconclusive" else
+             f"significantly better for {n_ok} of {len(res)} classifiers: unexplained"))
         # 4b. the SVM's error descends faster than AdaBoost's (Spam)
         if {"svm", "modest"} <= set(clfs):
             res = []
@@ -980,7 +1016,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                 if r is not None:
                     res.append((LABELS.get(method, method), r))
             ph, n_ok = _holm_hits(res, 1, alpha)
-            v = _tally(n_ok, len(res))
+            v = _test_tally(n_ok, len(res), _holm_against(res, ph, 1, alpha))
             add(id="spam_svm_descends_faster",
                 claim="The SVM classifier obtains a faster descent on the test set error rate "
                       "than AdaBoost (Spam)",
@@ -992,8 +1028,9 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                 result="; ".join(_s(lab, r, p).replace(" pts,", " pts per 100 features,")
                                  for (lab, r), p in zip(res, ph, strict=True)),
                 verdict=v, cause="" if v == "reproduced" else
-                f"the SVM descends significantly faster for {n_ok} of {len(res)} methods: "
-                "unexplained")
+                (_undecided(res) if v == "inconclusive" else
+                 f"the SVM descends significantly faster for {n_ok} of {len(res)} methods: "
+                 "unexplained"))
         # 4c. RP is not adequate for AdaBoost (Spam): worse than all features beyond the margin
         if "modest" in clfs:
             r = _paired(_per_rep(frame, spam, "modest", "td", "rp_paper", below_p(spam)),
@@ -1028,16 +1065,18 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                 parts.append((f"{lab} {LABELS[method]} vs RP", r, "rp"))
         rp_p = _holm([r["p"] for _, r, k in parts if k == "rp"])
         it = iter(rp_p)
-        holds, text = [], []
+        holds, against, text = [], 0, []
         for lab, r, kind in parts:
             if kind == "fisher":  # competitive: not worse by more than the margin (TOST upper)
                 holds.append(r["diff"] < MARGIN and (r["tost"] < alpha or r["diff"] <= 0))
+                against += r["inferior"] < alpha  # shown worse by more than the margin
                 text.append(_s(lab, r, tost=True))
             else:
                 p = next(it)
                 holds.append(r["diff"] < 0 and p < alpha)
+                against += r["diff"] > 0 and p < alpha
                 text.append(_s(lab, r, p))
-        v = _tally(sum(holds), len(holds))
+        v = _test_tally(sum(holds), len(holds), against)
         add(id="example1_competitive_with_fisher_better_than_rp",
             claim="The proposed methods attain competitive results with Fisher's ratio, being "
                   "better than RP (Example1)",
@@ -1047,7 +1086,9 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                  f"(paper scale): two-tailed corrected resampled t-test, Holm; {reps_n} replications",
             result=f"holds in {sum(holds)} of {len(holds)}: " + "; ".join(text),
             verdict=v, cause="" if v == "reproduced" else
-            f"fails in {len(holds) - sum(holds)} of {len(holds)} comparisons: unexplained")
+            f"fails in {len(holds) - sum(holds)} of {len(holds)} comparisons"
+            + (": not decided with 10 overlapping replications" if v == "inconclusive"
+               else ": unexplained"))
         # 6. AdaBoost cannot reduce the error by selection (Example1)
         ada = [(lab, r) for lab, r, d, c in cells if d == ex and c == "modest"]
         if ada:
@@ -1076,7 +1117,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                     if r is not None:
                         res.append((f"{LABELS[a]} vs {LABELS[b]}", r))
         n_ok = sum(r["tost"] < alpha for _, r in res)
-        v = _tally(n_ok, len(res))
+        v = _test_tally(n_ok, len(res), _differ(res, alpha))
         add(id="dexter_similar_to_mim_cmim",
             claim="Our methods obtain similar results to the MIM and CMIM methods on the TDI "
                   "matrix of Dexter",
@@ -1086,7 +1127,8 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
             result="; ".join(_s(lab, r, tost=True) for lab, r in res),
             verdict=v, cause="" if v == "reproduced" else
             f"equivalent in {n_ok} of {len(res)} pairs (the others differ by more than the "
-            "margin or are too noisy to show equivalence with 10 replications): unexplained")
+            "margin or are too noisy to show equivalence with 10 replications)"
+            + (": not decided" if v == "inconclusive" else ": unexplained"))
         # 8. RP not comparable on Dexter's TD: against the techniques of Fig. 4 only, not
         # criterion (4), which the paper set aside (Sec. 3.2) and never plotted
         others = [m for m in cfg["datasets"][dx].get("td_methods", [])
@@ -1096,7 +1138,7 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                for m in others]
         res = [(lab, r) for lab, r in res if r is not None]
         ph, n_ok = _holm_hits(res, 1, alpha)
-        v = _tally(n_ok, len(res))
+        v = _test_tally(n_ok, len(res), _holm_against(res, ph, 1, alpha))
         add(id="dexter_rp_worse_on_td",
             claim="On the TD matrix, the RP method is not able to achieve comparable results to "
                   "the other techniques (Dexter)",
@@ -1106,7 +1148,8 @@ def assess_claims(frame: pd.DataFrame, cfg: dict, indexes: dict, published: dict
                  f"over {reps_n} replications, Holm",
             result="; ".join(_s(lab, r, p) for (lab, r), p in zip(res, ph, strict=True)),
             verdict=v, cause="" if v == "reproduced" else
-            f"RP significantly worse than {n_ok} of {len(res)} methods: unexplained")
+            (_undecided(res) if v == "inconclusive" else
+             f"RP significantly worse than {n_ok} of {len(res)} methods: unexplained"))
         # 8b. ... "for larger values of m, we get better results" (RP, Dexter's TD, linear SVM)
         g = frame[(frame.dataset == dx) & (frame.classifier == "svm")
                   & (frame.representation == "td") & (frame.method == "rp_paper")]

@@ -30,7 +30,7 @@ Protocol (paper section 3, [methods: scoring][methods-scoring], [experiments][me
   cross-validation does) and give accuracy, precision, recall and F-measure (0 for a zero
   denominator). Averages are macro-averages over the tasks x seeds measurements, with standard
   error ``sd / sqrt(N)`` (paper section 4.1); paired two-tailed t-tests pair the same
-  measurements (``termweight.evaluation.paired_tests``).
+  measurements (``termweight.inference.paired_tests``).
 
 Differences from the paper (see the report): beside WEKA 3.4's SMO problem (hinge loss,
 unregularised bias; ``smo``), liblinear's LinearSVC as the [methods page][methods-learners]
@@ -411,7 +411,7 @@ def per_task(frame: pd.DataFrame, metric: str) -> pd.Series:
 def paired(meas: pd.DataFrame, a: str, b: str, metric: str) -> dict:
     """Paired two-tailed t-test (and Wilcoxon) of representations ``a`` vs ``b`` on ``metric``
     over the tasks, each task's seeds averaged first (n = the tasks)."""
-    from termweight.evaluation import paired_tests
+    from termweight.inference import paired_tests
 
     wide = meas.groupby([*UNIT, "rep"], sort=True)[metric].mean().unstack("rep")
     return {"a": a, "b": b, "metric": metric, **paired_tests(wide[a], wide[b])}
@@ -787,7 +787,7 @@ def selection_results(selm: pd.DataFrame, sel: pd.DataFrame) -> dict | None:
             best = levels.loc[levels[metric].idxmax()]
             cell = selm[(selm["selector"] == best["selector"]) & (selm["k"] == best["k"])
                         & (selm["scaling"] == best["scaling"])]
-            from termweight.evaluation import paired_tests
+            from termweight.inference import paired_tests
 
             b = per_task(cell, metric).reindex(a.index)
             res |= {"best_level": {"selector": best["selector"], "k": int(best["k"]),
@@ -824,7 +824,7 @@ def _unscaled_selection(selm: pd.DataFrame) -> dict:
     subset of features via BNS." Per measure, among the unscaled cells (all features and every
     top-k of each selector): the best BNS-selected level against the best other (all features
     or IG top-k), paired over the tasks."""
-    from termweight.evaluation import paired_tests
+    from termweight.inference import paired_tests
 
     none = selm[selm["scaling"] == "none"]
     means = none.groupby(["selector", "k"], sort=True)[["f1", "accuracy"]].mean()
@@ -850,7 +850,7 @@ def _hybrid_levels(selm: pd.DataFrame) -> list[dict]:
     scaling. Per top-k level (k below the vocabulary): IG + BNS against the best other reduced
     representation of that k (BNS selection with or without BNS scaling, IG unscaled), F, paired
     over the tasks."""
-    from termweight.evaluation import paired_tests
+    from termweight.inference import paired_tests
 
     sub = selm[selm["selector"] != "all"]
     means = sub.groupby(["k", "selector", "scaling"], sort=True)["f1"].mean()

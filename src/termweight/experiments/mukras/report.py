@@ -78,7 +78,8 @@ def significance(per_fold: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     the baselines themselves) and ``better``: 'selector' / 'baseline' when p < alpha for the
     lower-MSE side, else ''.
     """
-    from termweight.evaluation import mean_se, paired_tests
+    from termweight.evaluation import mean_se
+    from termweight.inference import paired_tests
 
     rows = []
     idx = ["unit", "classifier", "range"]

@@ -48,6 +48,7 @@ rule report:
         + paper_package_files("section.tex"),
         published=sorted(glob.glob("src/termweight/experiments/published/*.json"))
         + paper_package_files("published.json"),
+        deviations="src/termweight/experiments/deviations.yaml",
         results=lambda w: sorted(_configured_reports()),
     output:
         [

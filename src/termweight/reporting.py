@@ -21,6 +21,66 @@ from termweight.latex import latex_escape  # noqa: E402,F401  (re-exported)
 PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": "termweight"}
 PNG_META = {"Software": None}
 
+# --- figure size and type: one place --------------------------------------------------------------
+#: the report's page: A4 with 2.2 cm margins (reports/paper.tex's geometry; tests/test_report.py
+#: reads the margin from there and checks the rendered pages against these numbers)
+PAGE_CM = (21.0, 29.7)
+MARGIN_CM = 2.2
+TEXT_WIDTH_IN = (PAGE_CM[0] - 2 * MARGIN_CM) / 2.54  # 6.54 in
+TEXT_HEIGHT_IN = (PAGE_CM[1] - 2 * MARGIN_CM) / 2.54  # 9.96 in
+#: paper.tex's \twfigure places a figure at its own size, shrunk only to fit the line's width or
+#: this share of the text height
+FIGURE_MAX_HEIGHT_IN = 0.58 * TEXT_HEIGHT_IN
+#: the smallest type a printed figure may carry (an A4 page read at arm's length)
+MIN_TEXT_PT = 6.0
+#: the type of every figure, in points as printed (a figure is drawn at its printed size)
+STYLE = {"font.size": 8.0, "axes.titlesize": 8.0, "axes.labelsize": 8.0,
+         "xtick.labelsize": 7.0, "ytick.labelsize": 7.0, "legend.fontsize": 7.0,
+         "legend.title_fontsize": 7.0, "figure.titlesize": 8.5}
+matplotlib.rcParams.update(STYLE)
+
+
+#: the white border savefig(bbox_inches="tight") keeps around a figure, inches
+FIGURE_PAD_IN = 0.1
+
+
+def figure(nrows: int = 1, ncols: int = 1, *, height: float, width: float = 1.0, **kw):
+    """``plt.subplots`` at the size the figure prints: ``width`` a share of the text width (at
+    most 1), ``height`` in inches (at most ``FIGURE_MAX_HEIGHT_IN``), each less the border
+    ``save_figure`` adds; the type is ``STYLE``."""
+    if not 0 < width <= 1 or not 0 < height <= FIGURE_MAX_HEIGHT_IN:
+        raise ValueError(f"figure {width} x {height:.2f} in: width is a share of the text width "
+                         f"(0, 1], height at most {FIGURE_MAX_HEIGHT_IN:.2f} in")
+    pad = 2 * FIGURE_PAD_IN
+    return plt.subplots(nrows, ncols, figsize=(width * TEXT_WIDTH_IN - pad, height - pad), **kw)
+
+
+def wrap(text: str, fig, size: float | None = None) -> str:
+    """``text`` broken into lines that fit ``fig``'s width at ``size`` points (default: the
+    title's), about 0.55 em a character (DejaVu Sans)."""
+    import textwrap
+
+    size = size or matplotlib.rcParams["axes.titlesize"]
+    chars = max(20, int(fig.get_size_inches()[0] * 72 / (0.55 * size)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def printed_type(fig, pad: float = FIGURE_PAD_IN) -> tuple[float, str, float]:
+    """(smallest type in points as printed, its text, the scale \\twfigure applies): the figure's
+    tight box (``savefig(bbox_inches="tight")``, ``pad`` inches around it) shrunk to the text
+    width and ``FIGURE_MAX_HEIGHT_IN`` if larger, times each visible text's size."""
+    import matplotlib.text
+
+    renderer = fig.canvas.get_renderer()
+    box = fig.get_tightbbox(renderer).padded(pad)
+    scale = min(1.0, TEXT_WIDTH_IN / box.width, FIGURE_MAX_HEIGHT_IN / box.height)
+    texts = [t for t in fig.findobj(matplotlib.text.Text)
+             if t.get_visible() and t.get_text().strip() and t.get_figure() is not None]
+    if not texts:
+        return float("inf"), "", scale
+    small = min(texts, key=lambda t: t.get_fontsize())
+    return small.get_fontsize() * scale, small.get_text(), scale
+
 
 def latex_table(frame: pd.DataFrame, caption: str, label: str, float_format="%.4f",
                 column_format: str | None = None, escape: bool = True) -> str:
@@ -43,12 +103,23 @@ def save_figure(fig, stem, data: bool = True) -> list[Path]:
     ``stem.csv`` (``figure_data``: what ``dvc plots diff`` compares), all or none; return the
     paths."""
     stem = Path(stem)
+    fig.canvas.draw()
+    size, text, scale = printed_type(fig)
+    if size < MIN_TEXT_PT - 1e-6:
+        plt.close(fig)
+        raise ValueError(f"{stem}.pdf: the text {text!r} would print at {size:.1f} pt (figure "
+                         f"shrunk to {scale:.0%} to fit the page), below {MIN_TEXT_PT:g} pt: draw "
+                         "it with reporting.figure at its printed size and the type of STYLE")
+    # the PDF says its smallest type as drawn: tests/test_report.py checks every committed figure
+    # at the size paper.tex places it
+    pdf_meta = PDF_META | {"Subject": f"termweight figure; smallest type {size / scale:.2f} pt"}
     out = []
     with io.all_or_nothing():
-        for ext, meta in ((".pdf", PDF_META), (".png", PNG_META)):
+        for ext, meta in ((".pdf", pdf_meta), (".png", PNG_META)):
             path = stem.with_suffix(ext)
             with io.atomic_path(path) as tmp:
-                fig.savefig(tmp, format=ext[1:], metadata=meta, dpi=150, bbox_inches="tight")
+                fig.savefig(tmp, format=ext[1:], metadata=meta, dpi=150, bbox_inches="tight",
+                            pad_inches=FIGURE_PAD_IN)
             out.append(path)
         if data:
             io.write_table(stem.with_suffix(".csv"), figure_data(fig))
@@ -135,7 +206,7 @@ def bar_chart_with_errors(summary: pd.DataFrame, groups: list[str], metrics: lis
 
     ``summary`` has, per group, columns ``<metric>_mean`` and ``<metric>_se``.
     """
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(groups), 3.2))
+    fig, ax = figure(height=3.0, width=min(1.0, (1.2 + 0.9 * len(groups)) / TEXT_WIDTH_IN))
     width = 0.8 / len(metrics)
     for i, m in enumerate(metrics):
         xs = [g + (i - (len(metrics) - 1) / 2) * width for g in range(len(groups))]
@@ -145,8 +216,8 @@ def bar_chart_with_errors(summary: pd.DataFrame, groups: list[str], metrics: lis
     lo = float(summary[[f"{m}_mean" for m in metrics]].min().min())
     ax.set_ylim(max(0.0, lo - 0.1), 1.0)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(title)
+    ax.legend(loc="lower right")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     return fig

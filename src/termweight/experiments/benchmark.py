@@ -285,7 +285,7 @@ def leaderboard(scores, tests, learner, measures, baseline, single=None,
     rows = []
     for i, w in enumerate(main["avg_rank"].index, 1):
         also = aliases_of(w, list(main["scores"].columns)) if unit_length else []
-        row = {"": str(i), "Weighting": f"\\texttt{{{latex_escape(w)}}}" + (
+        row = {("", ""): str(i), ("", "Weighting"): f"\\texttt{{{latex_escape(w)}}}" + (
             " (= " + ", ".join(f"\\texttt{{{latex_escape(a)}}}" for a in also) + ")"
             if also else "")}
         for m in measures:
@@ -294,17 +294,20 @@ def leaderboard(scores, tests, learner, measures, baseline, single=None,
                        & (scores["weighting"] == w)]
             if single is not None:
                 s = s[s["dataset"].isin(single)]
-            row[f"rank {MEASURE_NAMES[m]}"] = f"{t['avg_rank'][w]:.2f}"
+            name = MEASURE_NAMES[m]  # two header rows: the measure over rank, interval, mean
+            row[(name, "rank")] = f"{t['avg_rank'][w]:.2f}"
             if m == measures[0]:
-                row["95\\% interval"] = f"[{ci.loc[w, 'lo']:.1f}, {ci.loc[w, 'hi']:.1f}]"
-            row[f"mean {MEASURE_NAMES[m]}"] = f"{s['score'].mean():.4f}"
+                row[(name, "95\\% interval")] = f"[{ci.loc[w, 'lo']:.1f}, {ci.loc[w, 'hi']:.1f}]"
+            row[(name, "mean")] = f"{s['score'].mean():.4f}"
         vb, vt = main.get("vs_best"), main.get("vs_baseline")
-        row["Holm p vs best"] = _fmt_p(vb["p_holm"].get(w)) if vb is not None and w in vb.index \
-            else "--"
-        row[f"Holm p vs {baseline}"] = (_fmt_p(vt["p_holm"].get(w))
-                                        if vt is not None and w in vt.index else "--")
+        row[("Holm p vs", "best")] = (_fmt_p(vb["p_holm"].get(w))
+                                      if vb is not None and w in vb.index else "--")
+        row[("Holm p vs", latex_escape(baseline))] = (
+            _fmt_p(vt["p_holm"].get(w)) if vt is not None and w in vt.index else "--")
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    return frame
 
 
 def _ordered_cliques(find):
@@ -344,7 +347,6 @@ def cd_figure(t: dict, title: str, keep=()):
     drawn (bars among them), and the title says so."""
     from unittest import mock
 
-    import matplotlib.pyplot as plt
     import scikit_posthocs as skp
     from scikit_posthocs import _plotting
 
@@ -353,7 +355,9 @@ def cd_figure(t: dict, title: str, keep=()):
         extra = [w for w in shown if w not in set(t["avg_rank"].index[:CD_TOP])]
         title += (f"\nshown: the {CD_TOP} best-ranked of {t['k']}"
                   + (" and " + ", ".join(extra) if extra else "") + f" (ranks over all {t['k']})")
-    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.16 * len(shown)))
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure, wrap
+
+    fig, ax = figure(height=min(FIGURE_MAX_HEIGHT_IN, 1.2 + 0.15 * len(shown)))
     if t.get("wilcoxon_holm") is not None:
         with mock.patch.object(_plotting, "_find_maximal_cliques",
                                _ordered_cliques(_plotting._find_maximal_cliques)):
@@ -366,21 +370,32 @@ def cd_figure(t: dict, title: str, keep=()):
     else:
         ax.text(0.5, 0.5, "fewer than 2 datasets: no test", ha="center", transform=ax.transAxes)
         ax.set_axis_off()
-    ax.set_title(title, fontsize=9)
+    ax.set_title(wrap(title, fig))
+    # the labels sit outside the axes, at its two ends: narrow the axes until they are on the page
+    width = fig.get_size_inches()[0]
+    for _ in range(4):
+        fig.canvas.draw()
+        box = fig.get_tightbbox(fig.canvas.get_renderer())
+        left, right = max(0.0, -box.x0), max(0.0, box.x1 - width)
+        if left + right < 0.01:
+            break
+        pos = ax.get_position()
+        ax.set_position([pos.x0 + (left + 0.02) / width, pos.y0,
+                         pos.width - (left + right + 0.04) / width, pos.height])
     return fig
 
 
 def heat_figure(D: pd.DataFrame, baseline: str, title: str):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure
 
     rel = D.sub(D[baseline], axis=0) if baseline in D.columns else D * 0
     lim = max(float(np.nanmax(np.abs(rel.to_numpy()))), 1e-6)
-    fig, ax = plt.subplots(figsize=(2 + 0.24 * D.shape[1], 1.2 + 0.3 * D.shape[0]))
+    fig, ax = figure(height=min(FIGURE_MAX_HEIGHT_IN, 1.6 + 0.16 * D.shape[0]))
     im = ax.imshow(rel.to_numpy(), cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     ax.set_xticks(range(D.shape[1]), D.columns, rotation=90, fontsize=6)
-    ax.set_yticks(range(D.shape[0]), D.index, fontsize=7)
+    ax.set_yticks(range(D.shape[0]), D.index, fontsize=6)
     fig.colorbar(im, ax=ax, fraction=0.03, label=f"difference to {baseline}")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title)
     return fig
 
 
@@ -411,9 +426,9 @@ def _reading(rows: list[dict], rope: float) -> str:
               and r["ci_hi"] <= rope]
     n = len(rows)
     if sig_better and not sig_worse:
-        return f"better with {len(sig_better)} of {n} learners (Holm p < alpha)"
+        return f"better with {len(sig_better)} of {n} learners (Holm-adjusted p below alpha)"
     if sig_worse and not sig_better:
-        return f"worse with {len(sig_worse)} of {n} learners (Holm p < alpha)"
+        return f"worse with {len(sig_worse)} of {n} learners (Holm-adjusted p below alpha)"
     if sig_better or sig_worse:
         return "better with some learners and worse with others"
     if len(inside) == n:
@@ -1014,13 +1029,13 @@ def floats(learners, measure: str, baseline: str) -> str:
     for lr in learners:
         name = LEARNER_NAMES.get(lr, lr)
         out += [f"\\twtable{{benchmark_{lr}}}",
-                f"\\twfigure[\\linewidth]{{benchmark_cd_{lr}_{measure}}}{{Critical-difference "
+                f"\\twfigure{{benchmark_cd_{lr}_{measure}}}{{Critical-difference "
                 f"diagram, {name}, {MEASURE_NAMES[measure]}: average ranks over the datasets; "
                 "weightings joined by a bar are not significantly different (pairwise Wilcoxon "
                 "signed-rank tests, Holm-adjusted over all pairs). With more than "
                 f"{CD_MAX_LABELS} weightings, the {CD_TOP} best-ranked and the baselines are "
                 "drawn.}",
-                f"\\twfigure[\\linewidth]{{benchmark_heat_{lr}}}{{{MEASURE_NAMES[measure]} of each "
+                f"\\twfigure{{benchmark_heat_{lr}}}{{{MEASURE_NAMES[measure]} of each "
                 f"weighting minus {_w(baseline)}'s, per dataset, {name} (blue: better than "
                 f"{_w(baseline)}).}}"]
     return "%\n".join(out)

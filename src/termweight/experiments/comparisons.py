@@ -204,9 +204,9 @@ def declared(D: pd.DataFrame, runs: pd.DataFrame, learner: str, measure: str, co
 
 def _message_figure(text: str):
     """A figure that only says ``text`` (a declared output with nothing to draw)."""
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
-    fig, ax = plt.subplots(figsize=(7.5, 1.0))
+    fig, ax = figure(height=0.8)
     ax.text(0.5, 0.5, text, ha="center", transform=ax.transAxes)
     ax.set_axis_off()
     return fig
@@ -216,7 +216,7 @@ def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_
     """The declared comparisons as a forest plot: per comparison (a row) and learner (a marker),
     the mean difference over the datasets with its 95% bootstrap interval; the shaded band is
     the region of practical equivalence, filled markers are Holm-significant."""
-    import matplotlib.pyplot as plt
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure
 
     if not rows:
         return _message_figure("no comparison declared (benchmark.comparisons)")
@@ -224,7 +224,7 @@ def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_
     pairs = list(dict.fromkeys(zip(frame["a"], frame["b"], frame["outside"].fillna(""),
                                    strict=True)))
     learners = list(dict.fromkeys(frame["learner"]))
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.42 * len(pairs)))
+    fig, ax = figure(height=min(FIGURE_MAX_HEIGHT_IN, 0.9 + 0.4 * len(pairs)))
     ax.axvspan(-rope, rope, color="0.9", zorder=0)
     ax.axvline(0, color="0.5", lw=0.8, zorder=1)
     marks = "osD^v"
@@ -242,13 +242,12 @@ def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_
                         mfc=f"C{j}" if r["significant"] else "white",
                         label=names.get(learner, learner) if i == 0 else None)
     labels = [f"{a} vs {b}" + (f" (outside {out})" if out else "") for a, b, out in pairs]
-    ax.set_yticks(range(len(pairs)), labels, fontsize=7)
+    ax.set_yticks(range(len(pairs)), labels)
     ax.invert_yaxis()
     ax.set_xlabel(f"mean difference of {measure_name} over the datasets (a - b), 95% bootstrap "
-                  "interval", fontsize=8)
-    ax.legend(fontsize=7, loc="lower right")
-    ax.set_title(f"Declared comparisons; band: ROPE $\\pm${rope:g}; filled: Holm p < alpha",
-                 fontsize=9)
+                  "interval")
+    ax.legend(loc="lower right")
+    ax.set_title(f"Declared comparisons; band: ROPE $\\pm${rope:g}; filled: Holm p < alpha")
     fig.tight_layout()
     return fig
 
@@ -256,11 +255,11 @@ def forest_figure(rows: list[dict], rope: float, names: dict[str, str], measure_
 def chosen_figure(tuning: dict, names: dict[str, str]):
     """How often each grid value was chosen, per learner (``benchmark.json``'s ``tuning``): a bar
     per value, the grid's two ends hatched."""
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
     if not tuning:
         return _message_figure("C and alpha fixed: nothing chosen")
-    fig, axes = plt.subplots(1, len(tuning), figsize=(2.6 * len(tuning), 2.2), squeeze=False)
+    fig, axes = figure(1, len(tuning), height=2.0, squeeze=False)
     for ax, (learner, t) in zip(axes[0], tuning.items(), strict=True):
         values = sorted(t["chosen"], key=float)
         grid = t.get("grid") or values
@@ -269,9 +268,9 @@ def chosen_figure(tuning: dict, names: dict[str, str]):
         for i in (0, len(grid) - 1):
             bars[i].set_hatch("//")
         ax.set_xticks(range(len(grid)), [f"{float(v):g}" for v in grid], fontsize=6, rotation=45)
-        ax.set_title(f"{names.get(learner, learner)}: {t['parameter']}", fontsize=8)
+        ax.set_title(f"{names.get(learner, learner)}: {t['parameter']}")
         ax.set_ylim(0, 1)
         ax.tick_params(axis="y", labelsize=6)
-    axes[0][0].set_ylabel("share of fits", fontsize=7)
+    axes[0][0].set_ylabel("share of fits")
     fig.tight_layout()
     return fig

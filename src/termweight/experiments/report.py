@@ -433,7 +433,7 @@ def generic_section(exp: str) -> str:
         f"\\tw{{{pre}SkippedTasks}} tasks were skipped for lack of training positives.",
         "",
         f"\\twtable{{{exp}}}",
-        f"\\twfigure[0.6\\linewidth]{{{exp}}}{{\\texttt{{{name}}}: micro- and macro-F1 of each "
+        f"\\twfigure{{{exp}}}{{\\texttt{{{name}}}: micro- and macro-F1 of each "
         "encoding (mean $\\pm$ standard error over the splits).}",
         "\\clearpage",
     ])

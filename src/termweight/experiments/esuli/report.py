@@ -873,9 +873,7 @@ def write_report(args) -> None:
 def write_figure(args) -> None:
     from pathlib import Path
 
-    import matplotlib.pyplot as plt
-
-    from termweight.reporting import save_figure
+    from termweight.reporting import figure, save_figure
 
     learners = _lists(args, "learners", "learners")
     reps = _lists(args, "reps", "representations")
@@ -886,7 +884,7 @@ def write_figure(args) -> None:
     curves = {(learner, rep): read_curve(args.curves.format(learner=learner, rep=rep), rounds)
               for learner in learners for rep in reps}
     svm = run_scores(read_categories(args.svm))
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharex=True)
+    fig, axes = figure(1, 2, height=3.6, sharex=True)
     for ax, m in zip(axes, ("micro_f1", "macro_f1"), strict=True):
         last = 1
         for learner in learners:
@@ -908,10 +906,10 @@ def write_figure(args) -> None:
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7)
     fig.suptitle("Reuters-21578 ModApte: F1 against boosting round (markers: published, at the "
-                 "last round)", fontsize=10)
-    fig.tight_layout()
+                 "last round)")
+    fig.tight_layout(rect=(0, 0.24, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=6, frameon=False)
     save_figure(fig, Path(args.out).with_suffix(""))
 
 

@@ -346,11 +346,11 @@ def error_figure(summary: pd.DataFrame, dataset: str, title: str, ylabel="test e
                  measure="mean"):
     """One panel per classifier: error vs m per (representation, method), +- s.e. bands;
     all-features baselines as dashed horizontal lines."""
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
     d = summary[summary["dataset"] == dataset]
     clfs = [c for c in CLASSIFIERS if c in set(d["classifier"])]
-    fig, axes = plt.subplots(1, len(clfs), figsize=(5.2 * len(clfs), 4.0), squeeze=False)
+    fig, axes = figure(1, len(clfs), height=3.6, squeeze=False)
     for ax, c in zip(axes[0], clfs, strict=True):
         dc = d[d["classifier"] == c]
         for (rep, method), g in dc.groupby(["representation", "method"], sort=False):
@@ -369,15 +369,15 @@ def error_figure(summary: pd.DataFrame, dataset: str, title: str, ylabel="test e
                                 alpha=0.15, lw=0)
         ax.set_xlabel("m (features kept / projected dimension)")
         ax.set_ylabel(ylabel)
-        ax.set_title(LABELS.get(c, c), fontsize=10)
+        ax.set_title(LABELS.get(c, c))
         ax.grid(alpha=0.3)
     handles = {}
     for ax in axes[0]:  # one legend for all panels (a method may run with one classifier only)
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
-    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, fontsize=7,
+    fig.suptitle(title)
+    fig.tight_layout(rect=(0, 0.16, 1, 1))
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=3, fontsize=6,
                frameon=False)
     return fig
 

@@ -205,15 +205,14 @@ def _panels(kim: dict, keys: list[str]) -> dict[str, list[str]]:
 
 
 def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) -> None:
-    import matplotlib.pyplot as plt
-
-    from termweight.reporting import save_figure
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure, save_figure
 
     per = fits.copy()
     denom = 2 * per["tp"] + per["fp"] + per["fn"]
     per["f1"] = np.where(denom > 0, 2 * per["tp"] / denom.where(denom > 0, 1), 0.0)
     keys = list(panels)
-    fig, axes = plt.subplots(len(keys), 1, figsize=(8.5, 2.6 * len(keys)), squeeze=False)
+    fig, axes = figure(len(keys), 1, height=min(FIGURE_MAX_HEIGHT_IN, 1.9 * len(keys)),
+                       squeeze=False)
     colors = {"mix-ch": "tab:red", "mini-max": "tab:blue", "mini-max-sg": "tab:cyan"}
     markers = {"idf": "o", "chi2": "s", "ig": "^", "rf": "v", "or": "D"}
     for ax, key in zip(axes[:, 0], keys, strict=True):
@@ -238,12 +237,11 @@ def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) 
                 ys = [vmean.get((method, t), np.nan) for t in tasks]
                 ax.plot(xs, ys, marker="x", markersize=4, lw=1.2, ls="--",
                         color=colors.get(method, "k"), label=f"{LABELS.get(method, method)} ({var})")
-        ax.set_xticks(xs, tasks, rotation=35 if len(tasks) > 8 else 0, fontsize=7, ha="right"
+        ax.set_xticks(xs, tasks, rotation=35 if len(tasks) > 8 else 0, ha="right"
                       if len(tasks) > 8 else "center")
         ax.set_ylabel("test F1")
         n = sub["split"].nunique()
-        ax.set_title(f"{key}: per-problem test F1 (mean over {n} split{'s' if n > 1 else ''})",
-                     fontsize=9)
+        ax.set_title(f"{key}: per-problem test F1 (mean over {n} split{'s' if n > 1 else ''})")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
@@ -251,13 +249,12 @@ def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) 
 
 
 def _convergence_figure(conv: dict, stem) -> None:
-    import matplotlib.pyplot as plt
-
-    from termweight.reporting import save_figure
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure, save_figure
 
     runs = conv["runs"]
-    fig, axes = plt.subplots(len(runs), 3, figsize=(11, 3.0 * len(runs)), squeeze=False)
-    for row, r in zip(axes, runs, strict=True):
+    fig, axes = figure(len(runs), 3, height=min(FIGURE_MAX_HEIGHT_IN, 2.4 * len(runs)),
+                       squeeze=False)
+    for i, (row, r) in enumerate(zip(axes, runs, strict=True)):
         C, mx, sg, ex = r["C"], r["mixch"], r["subgradient"], r["exact"]
         ax = row[0]
         it = np.arange(1, len(mx["objective"]) + 1)
@@ -265,15 +262,16 @@ def _convergence_figure(conv: dict, stem) -> None:
         ax.plot(it, mx["objective_after_alpha"], "s--", label="after alpha (LP) step")
         ax.set_xlabel("mix-ch round")
         ax.set_ylabel("objective (Kim's scale)")
-        ax.set_title(f"mix-ch, C={C:g}", fontsize=9)
+        ax.set_title(f"mix-ch, C={C:g}")
         ax2 = ax.twinx()
         alpha = np.asarray(mx["alpha"])
         for j, name in enumerate(conv["bases"]):
             ax2.plot(it, alpha[:, j], ":", lw=1, label=f"alpha {name}")
         ax2.set_ylim(-0.02, 1.02)
-        ax2.set_ylabel("alpha", fontsize=8)
-        ax.legend(fontsize=6, loc="upper right")
-        ax2.legend(fontsize=6, loc="center right")
+        ax2.set_ylabel("alpha")
+        if i == 0:  # one legend per panel kind: the rows differ only in C
+            ax.legend(fontsize=6, loc="upper right")
+            ax2.legend(fontsize=6, loc="center right")
         lb = ex["lower_bound"][-1]
         for ax, xkey, xlabel in ((row[1], None, "iteration"), (row[2], "time", "seconds")):
             for name, h, style in (("subgradient (1/k)", sg, "-"), ("exact (bundle)", ex, "-")):
@@ -290,11 +288,12 @@ def _convergence_figure(conv: dict, stem) -> None:
             ax.set_xscale("log")
             ax.set_xlabel(xlabel)
             ax.set_ylabel("(F - F*) / F*")
-            ax.set_title(f"mini-max objective, C={C:g}", fontsize=9)
+            ax.set_title(f"mini-max objective, C={C:g}")
             ax.grid(alpha=0.3, which="both")
-            ax.legend(fontsize=6)
+            if i == 0:
+                ax.legend(fontsize=6)
     fig.suptitle(f"{conv['dataset']} {conv['split']}, task '{conv['task']}' "
-                 f"({conv['n_docs']} training docs, {conv['n_terms']} terms)", fontsize=10)
+                 f"({conv['n_docs']} training docs, {conv['n_terms']} terms)")
     fig.tight_layout()
     save_figure(fig, stem)
 

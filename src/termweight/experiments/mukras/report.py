@@ -521,6 +521,12 @@ def _p(p: float) -> str:
     return "$<$0.001" if p < 0.001 else f"{p:.3f}"
 
 
+def _two_lines(name: str) -> str:
+    """A column heading broken at its last underscore (``pang\\_lee\\_`` over ``3class``)."""
+    head, sep, tail = name.rpartition(r"\_")
+    return rf"\shortstack[r]{{{head}{sep}\\{tail}}}" if head else name
+
+
 def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
     """The paper's Table 1 for our data (IG vs IG+PRP, NB and SVM), then the published one."""
     from termweight.reporting import latex_escape, latex_table
@@ -554,15 +560,19 @@ def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
             prow[f"{r} {u}"] = _p(float(prp["t_pvalue"].iloc[0])) if not prp.empty else "--"
         rows.append(prow)
     frame = pd.DataFrame(rows)
-    frame.columns = ["Classifier", "Selection"] + [
-        f"{r}: {latex_escape(u)}" for r, u in cols]
+    # two header rows (range, then dataset): one wide row of "range: dataset" headings set the
+    # table sideways at 5 pt
+    frame.columns = pd.MultiIndex.from_tuples(
+        [("", "Classifier"), ("", "Selection")]
+        + [(f"{r} features", _two_lines(latex_escape(u))) for r, u in cols])
     folds = int(sig["folds"].max())
     ours = latex_table(
         frame, f"Ours (reproduced): mean MSE over the feature counts in each range (both ends "
         f"included), mean over {folds} cross-validation folds; $p$: paired two-tailed $t$-test "
         "across folds of IG+PRP vs IG; bold: significantly lower MSE ($p<0.05$). Datasets: "
         + ", ".join(latex_escape(u) for u in units) + ".",
-        "tab:mukras-table1", escape=False, column_format="ll" + "r" * len(cols))
+        "tab:mukras-table1", escape=False, column_format="ll" + "r" * len(cols)
+    ).replace(r"}{r}{", r"}{c}{")
     pub = published["table1"]["values"]
     pranges = list(published["table1"]["ranges"])
     pdata = list(published["table1"]["datasets"])
@@ -711,9 +721,12 @@ def movers_latex(frames: dict) -> str:
 def fig4(curves_frame: pd.DataFrame, cfg: dict, selectors, classifiers, title: str):
     import matplotlib.pyplot as plt
 
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, TEXT_WIDTH_IN, figure
+
     units = list(cfg["datasets"])
-    fig, axes = plt.subplots(len(units), len(classifiers), squeeze=False, sharex=True,
-                             figsize=(3.4 * len(classifiers), 2.6 * len(units)))
+    fig, axes = figure(len(units), len(classifiers), squeeze=False, sharex=True,
+                       width=min(1.0, 3.3 * len(classifiers) / TEXT_WIDTH_IN),
+                       height=min(FIGURE_MAX_HEIGHT_IN, 0.4 + 2.1 * len(units)))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     split = cfg["ranges"][0][1]
     for i, u in enumerate(units):
@@ -732,15 +745,19 @@ def fig4(curves_frame: pd.DataFrame, cfg: dict, selectors, classifiers, title: s
             ax.axvline(split, color="grey", lw=0.6, ls="--")
             ax.set_xscale("log")
             ax.grid(alpha=0.3)
-            ax.set_title(f"{u}: {CLASSIFIER_LABELS[clf]}", fontsize=9)
+            ax.set_title(f"{u}: {CLASSIFIER_LABELS[clf]}", fontsize=7)
             if j == 0:
                 ax.set_ylabel("MSE")
             if i == len(units) - 1:
                 ax.set_xlabel("number of features")
-            if i == 0 and j == 0:
-                ax.legend(fontsize=7)
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    handles = {}
+    for ax in axes.flat:  # one legend for all panels (a selector may run in some only)
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    fig.suptitle(title)
+    bottom = (0.12 + 0.15 * -(-len(handles) // 4)) / fig.get_size_inches()[1]
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, frameon=False)
     return fig
 
 

@@ -55,7 +55,7 @@ def test_every_output_and_the_grid(project):
     for learner in SMALL_BENCHMARK["learners"]:
         table = (project / f"reports/tables/benchmark_{learner}.tex").read_text()
         # a row per weighting; tfidf's unit-length aliases beside it, not ranked
-        assert table.count("\\\\\n") - 1 == 10  # rows: the header and 10 weightings
+        assert table.count("\\\\\n") - 2 == 10  # rows: the two header rows, 10 weightings
         assert "\\texttt{tfidf} (= \\texttt{tf-idf}, \\texttt{ntf-kim\\_idf})" in table
         for kind in (f"cd_{learner}_headline_macro_f1", f"cd_{learner}_macro_f1",
                      f"heat_{learner}"):

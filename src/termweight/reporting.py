@@ -87,11 +87,12 @@ def latex_table(frame: pd.DataFrame, caption: str, label: str, float_format="%.4
     """A booktabs ``table`` environment (``\\toprule``/``\\midrule``/``\\bottomrule``).
 
     With ``escape=False`` the cells are taken as LaTeX (escape plain parts with
-    ``latex_escape``).
+    ``latex_escape``). Two-level columns (a ``MultiIndex``) give two header rows, the first
+    centred over its group.
     """
     return frame.to_latex(index=False, escape=escape, float_format=float_format.__mod__,
                           caption=caption, label=label, position="htbp",
-                          column_format=column_format)
+                          column_format=column_format, multicolumn_format="c")
 
 
 def write_latex_table(path, frame: pd.DataFrame, caption: str, label: str, **kw) -> None:

@@ -69,6 +69,8 @@ LEARNER_NAMES = {spec.name: spec.display for spec in one_vs_rest()}
 #: Kim (2016)'s three corpora (its claim is tested OUTSIDE them).
 KIM_DATASETS = ("cachopo_r8", "cachopo_webkb", "20news")
 BNS_WEIGHTINGS = ("binary-bns", "tf-bns")
+#: the tf-idf controls' names in a table's header
+CONTROL_LABELS = {"tfidf": "tfidf", "sklearn_sublinear_tfidf": "sublinear"}
 MIXCH = "ntf-mixch"
 
 
@@ -269,14 +271,17 @@ def _p_is(p) -> str:
     return f"p {text}" if text.startswith("$<$") else f"p = {text}"
 
 
-def leaderboard(scores, tests, learner, measures, baseline, single=None,
-                unit_length: bool = True) -> pd.DataFrame:
+def leaderboard(scores, tests, learner, measures, controls, single=None,
+                unit_length: bool = True, family_rank: pd.Series | None = None) -> pd.DataFrame:
     """One learner's leaderboard, ordered by the average rank of the first measure: per
     measure the average rank (the first with its 95% bootstrap interval over the datasets) and
     the mean score over ``single`` (the single-label datasets: a mean does not mix top-1 F1 with
-    a multi-label corpus's per-category F1; None: all); under ``unit_length`` rows a
-    weighting's aliases (``termweight.weighting.UNIT_LENGTH_ALIASES``) beside its name."""
+    a multi-label corpus's per-category F1; None: all); the first measure's average rank over
+    the corpus families (``family_rank``); Holm-adjusted Wilcoxon p against the best-ranked
+    weighting and against each of ``controls``; under ``unit_length`` rows a weighting's aliases
+    (``termweight.weighting.UNIT_LENGTH_ALIASES``) beside its name."""
     from termweight.experiments.comparisons import rank_intervals
+    from termweight.experiments.conclusions import against
     from termweight.reporting import latex_escape
     from termweight.weighting import aliases_of
 
@@ -299,11 +304,15 @@ def leaderboard(scores, tests, learner, measures, baseline, single=None,
             if m == measures[0]:
                 row[(name, "95\\% interval")] = f"[{ci.loc[w, 'lo']:.1f}, {ci.loc[w, 'hi']:.1f}]"
             row[(name, "mean")] = f"{s['score'].mean():.4f}"
-        vb, vt = main.get("vs_best"), main.get("vs_baseline")
+            if m == measures[0] and family_rank is not None:
+                row[("families", "rank")] = f"{family_rank[w]:.2f}"
+        vb = main.get("vs_best")
         row[("Holm p vs", "best")] = (_fmt_p(vb["p_holm"].get(w))
                                       if vb is not None and w in vb.index else "--")
-        row[("Holm p vs", latex_escape(baseline))] = (
-            _fmt_p(vt["p_holm"].get(w)) if vt is not None and w in vt.index else "--")
+        for c in controls:
+            vc = against(main, c)
+            row[("Holm p vs", CONTROL_LABELS.get(c, latex_escape(c)))] = (
+                _fmt_p(vc["p_holm"].get(w)) if vc is not None and w in vc.index else "--")
         rows.append(row)
     frame = pd.DataFrame(rows)
     frame.columns = pd.MultiIndex.from_tuples(frame.columns)
@@ -437,9 +446,76 @@ def _reading(rows: list[dict], rope: float) -> str:
     return "no significant difference with any learner, and the intervals are too wide to call it equivalent"
 
 
-def answers(tests, rows, cfg, learners, measures) -> dict[str, str]:
-    """The section's answers as sentences (LaTeX), every number from the tests and the declared
-    comparisons (``rows``: ``termweight.experiments.comparisons.declared``, all learners)."""
+def _names(ws: list[str], most: int = 6) -> str:
+    """Up to ``most`` names, then how many more."""
+    shown = ", ".join(_w(w) for w in ws[:most])
+    return shown + (f" and {len(ws) - most} more" if len(ws) > most else "") if ws else "none"
+
+
+def _best_text(name: str, c: dict, m0: str) -> str:
+    """One learner's "which weighting is best" (``conclusions.conclude``): the top over the
+    datasets, its tie set with the controls' place in it, the overlapping rank intervals, the
+    same over the families, and the leave-one-family-out check."""
+    d, f = c["datasets"], c["families"]
+    ctrl, fctrl = c["control"], c["family_control"]
+    dc, fc = d["controls"][ctrl], f["controls"][fctrl]
+
+    def place(unit, control):
+        p = unit["controls"][control]["p_holm_vs_best"]
+        return (f"{_w(control)} is the top" if p is None else
+                f"{_w(control)} {'is in it' if p >= unit_alpha else 'is not'} "
+                f"(Holm {_p_is(p)})")
+
+    unit_alpha = c["alpha"]
+    lofo = c["leave_one_family_out"]
+    top = lofo[0] if lofo else None
+    text = (f"{name}: {_w(d['best'])} ranks first over the {d['n']} datasets (average "
+            f"{MEASURE_NAMES[m0]} rank {d['avg_rank']:.2f} of {d['k']}; Friedman "
+            f"{_p_is(d['friedman_p'])}), but it is one of a tie set of {len(d['tie_set'])} "
+            f"weightings not Holm-different from it (Wilcoxon over the datasets); the stronger "
+            f"tf-idf control, {_w(ctrl)} (rank {dc['avg_rank']:.2f}): {place(d, ctrl)}; "
+            f"{len(c['overlapping'])} other weightings' 95\\% rank intervals overlap the top's. "
+            f"Over the {f['n']} corpus families {_w(f['best'])} ranks first ({f['avg_rank']:.2f}), "
+            f"with a tie set of {len(f['tie_set'])}; the stronger control there, {_w(fctrl)} "
+            f"(rank {fc['avg_rank']:.2f}): {place(f, fctrl)}.")
+    if top is not None:
+        text += (f" Leaving one family out at a time, {_w(top['weighting'])} stays in the top "
+                 f"five in {top['stays']} of {top['of']} rankings (ranks "
+                 f"{top['best_rank']:g}--{top['worst_rank']:g}).")
+    return text
+
+
+def _floor_text(unit: dict, alpha: float) -> str:
+    """What n units can show: the smallest Holm-adjusted p of k - 1 Wilcoxon tests over n
+    (``conclusions.smallest_holm_p``), and what that leaves of a "none"."""
+    from termweight.experiments.conclusions import smallest_holm_p
+
+    floor = smallest_holm_p(unit["n"], unit["k"] - 1)
+    if floor < alpha:
+        return ""
+    return (f"With {unit['n']} families and {unit['k'] - 1} comparisons against one weighting, "
+            f"the smallest Holm-adjusted p a Wilcoxon signed-rank test can reach is "
+            f"{floor:.3f} $\\geq$ $\\alpha$ = {alpha}: over the families no weighting can be "
+            "shown better or worse than another by these tests, so a family-level \\emph{none} "
+            "below is inconclusive, not a finding of no difference.")
+
+
+def _control_text(name: str, c: dict) -> str:
+    """One learner's "better than tf-idf" per control, over the datasets and the families."""
+    d, f = c["datasets"], c["families"]
+    parts = []
+    for ctl in d["controls"]:
+        strong = " (the stronger)" if ctl == c["control"] else ""
+        parts.append(f"better than {_w(ctl)}{strong} over the datasets: "
+                     f"{_names(d['controls'][ctl]['better'])}; over the families: "
+                     f"{_names(f['controls'][ctl]['better'])}")
+    return f"{name}, " + "; ".join(parts)
+
+
+def answers(tests, rows, cfg, learners, measures, concl=None) -> dict[str, str]:
+    """The section's answers as sentences (LaTeX), every number from the tests, the declared
+    comparisons (``rows``: ``termweight.experiments.comparisons.declared``, all learners) and the
+    conclusions (``concl``: learner -> ``conclusions.conclude`` on the first measure)."""
     alpha, baseline, rope, m0 = cfg["alpha"], cfg["baseline"], cfg["rope"], measures[0]
     how = (f"({MEASURE_NAMES[m0]}; wins/ties/losses, mean difference [95\\% bootstrap interval "
            f"over the datasets], Wilcoxon p Holm-adjusted over the declared comparisons, "
@@ -454,6 +530,22 @@ def answers(tests, rows, cfg, learners, measures) -> dict[str, str]:
     out = {"BenchAnswerBest": f"By average {MEASURE_NAMES[m0]} rank over "
                               f"{tests[(learners[0], m0)]['n_datasets']} datasets, the best "
                               "weighting is, per learner, " + "; ".join(best) + "."}
+    if concl:
+        out["BenchAnswerBest"] = " ".join(
+            _best_text(LEARNER_NAMES.get(lr, lr), concl[lr] | {"alpha": alpha}, m0)
+            for lr in learners)
+        c0 = concl[learners[0]]
+        groups: dict[str, list[str]] = {}
+        for d, f in c0["family_of"].items():
+            groups.setdefault(f, []).append(d)
+        shared = [f"{_w(f)} ({', '.join(_w(d) for d in ds)})" for f, ds in groups.items()
+                  if len(ds) > 1]
+        out["BenchFamilies"] = (
+            f"The {len(c0['family_of'])} datasets are {len(groups)} corpus families: datasets "
+            "that share documents are not independent, so every answer is also given with a "
+            "family as the unit (its score the mean of its datasets'). Families of more than "
+            "one dataset: " + "; ".join(shared) + " (\\texttt{benchmark.families}). "
+            + _floor_text(c0["families"], alpha))
 
     def sentences(chosen) -> str:
         pairs = list(dict.fromkeys((r["a"], r["b"], r["outside"]) for r in chosen))
@@ -493,6 +585,12 @@ def answers(tests, rows, cfg, learners, measures) -> dict[str, str]:
         f"Weightings significantly better than {_w(baseline)} (Wilcoxon signed-rank test over "
         f"the datasets, Holm's correction over the k $-$ 1 comparisons, $\\alpha$ = {alpha}): "
         + "; ".join(parts) + ".")
+    if concl:
+        out["BenchAnswerTfidf"] = (
+            f"Weightings significantly better on {MEASURE_NAMES[m0]} (Wilcoxon signed-rank test, "
+            f"Holm's correction over the k $-$ 1 comparisons with the control, $\\alpha$ = "
+            f"{alpha}, a positive median difference). ") + " ".join(
+            _control_text(LEARNER_NAMES.get(lr, lr), concl[lr]) + "." for lr in learners)
     return out
 
 
@@ -549,12 +647,14 @@ def cmd_benchmark_report(args) -> None:
 
 def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> None:
     """The report's outputs from the checked ``runs`` (``cmd_benchmark_report``)."""
+    from termweight.experiments.conclusions import conclude, families_of, family_matrix
     from termweight.reporting import save_figure, write_latex_table
     from termweight.settings import benchmark_runs
 
     b = params["benchmark"]
     cfg = {"alpha": b.get("alpha", 0.05), "baseline": b.get("baseline", "tfidf"),
            "rope": b.get("rope", 0.01)}
+    cfg["controls"] = list(b.get("controls") or [cfg["baseline"]])
     learners = list(b["learners"])
     scores = dataset_scores(runs, measures)
     order = list(next(iter(benchmark_runs(params).values()))["encodings"])
@@ -567,7 +667,8 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
     forman = set(params.get("forman", {}).get("datasets", [])) | {
         d for d in scores["dataset"].unique() if _is_forman(d)}
     datasets = sorted(scores["dataset"].unique())
-    tests, rows, test_rows, pair_rows = {}, [], [], []
+    family = families_of(datasets, b.get("families"), known=b.get("datasets") or datasets)
+    tests, rows, test_rows, pair_rows, concl = {}, [], [], [], {}
     own = {"forman": forman, "kim": set(KIM_DATASETS)}
     single = sorted(runs[runs["single_label"].astype(str).str.lower() == "true"]["dataset"]
                     .unique()) if "single_label" in runs.columns else None
@@ -581,6 +682,11 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
             test_rows += more_tests
             pair_rows += more_pairs
             _save_cd(t, learner, m, cfg, reports)
+        t0 = tests[(learner, measures[0])]
+        F = family_matrix(D0, family)
+        tf = rank_tests(F, cfg["baseline"], cfg["alpha"])
+        concl[learner] = conclude(t0, tf, family, cfg["controls"], cfg["alpha"])
+        concl[learner]["family_rank"] = tf["avg_rank"]
         rows += declared(D0, runs, learner, measures[0], b.get("comparisons") or [], own,
                          cfg["rope"], int(b["protocol"].get("repeats", 1)), cfg["alpha"])
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
@@ -588,7 +694,7 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
                     reports / "figures" / f"benchmark_heat_{learner}",
                     data=False)  # an image: data/benchmark/scores.csv has the numbers
         _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets, single,
-                           reports)
+                           reports, concl[learner])
     io.write_table(data / "tests.csv", pd.DataFrame(test_rows))
     io.write_table(data / "pairwise.csv", pd.DataFrame(
         pair_rows, columns=["learner", "measure", "a", "b", "mean_diff", "wilcoxon_p",
@@ -599,7 +705,7 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
                       f"has $p < \\alpha$ ($\\alpha$ = {cfg['alpha']}); Nemenyi's critical "
                       "difference of average ranks, for reference; the best-ranked weighting.",
                       "tab:benchmark_tests", escape=False)
-    ans = answers(tests, rows, cfg, learners, measures)
+    ans = answers(tests, rows, cfg, learners, measures, concl)
     _write_comparisons(rows, cfg, measures[0], reports)
     majority = majority_table(runs, scores, measures, cfg["baseline"])
     ans["BenchMajority"] = _majority_text(majority)
@@ -610,7 +716,7 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
                       "tab:benchmark_majority", escape=False)
     _write_headline(runs, scores, tests, rows, majority, ans, cost,
                     {"b": b, "cfg": cfg, "measures": measures, "learners": learners,
-                     "order": order, "datasets": datasets}, reports)
+                     "order": order, "datasets": datasets, "conclusions": concl}, reports)
 
 
 def _test_rows(learner: str, m: str, D: pd.DataFrame, t: dict) -> tuple[list, list]:
@@ -655,7 +761,7 @@ def _save_cd(t: dict, learner: str, m: str, cfg: dict, reports: Path) -> None:
 
 
 def _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets, single,
-                       reports: Path) -> None:
+                       reports: Path, concl: dict) -> None:
     """``tables/benchmark_<learner>.tex``; its caption's numbers of datasets and splits are
     those of the checked runs (every declared split of every dataset, ``check_runs``)."""
     from termweight.reporting import write_latex_table
@@ -663,18 +769,21 @@ def _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets,
     n_splits = int(runs[runs["learner"] == learner].groupby("dataset")["split"].nunique().sum())
     write_latex_table(
         reports / "tables" / f"benchmark_{learner}.tex",
-        leaderboard(scores, tests, learner, measures, cfg["baseline"], single,
+        leaderboard(scores, tests, learner, measures, cfg["controls"], single,
                     (b.get("tuning") or {}).get("normalize", "l2") == "l2"
-                    if b.get("tuning") else False),
+                    if b.get("tuning") else False, concl["family_rank"]),
         f"Benchmark leaderboard, {LEARNER_NAMES.get(learner, learner)}: average rank over "
         f"{len(datasets)} datasets ({n_splits} splits), ordered by "
         f"{MEASURE_NAMES[measures[0]]} rank, with its 95\\% bootstrap interval over the "
         "datasets, and the mean score per measure"
         + (f" over the {len(single)} single-label datasets" if single is not None
            and len(single) < len(datasets) else "")
-        + f"; p of Wilcoxon's signed-rank test over the "
-        f"datasets against the best-ranked weighting and against {cfg['baseline']}, "
-        "Holm-adjusted over the k $-$ 1 comparisons. A name in parentheses is the same "
+        + f"; the {MEASURE_NAMES[measures[0]]} rank over the "
+        f"{concl['families']['n']} corpus families (a family's score: the mean of its "
+        "datasets'); p of Wilcoxon's signed-rank test over the datasets against the "
+        "best-ranked weighting and against each tf-idf control ("
+        + ", ".join(f"{CONTROL_LABELS.get(c, c)}: {_w(c)}" for c in cfg["controls"])
+        + "), Holm-adjusted over the k $-$ 1 comparisons. A name in parentheses is the same "
         "method at unit length, run once.",
         f"tab:benchmark_{learner}", escape=False)
 
@@ -719,6 +828,10 @@ def _headline(runs, tests, rows, majority, ctx: dict) -> dict:
                       for m in measures} for lr in learners},
         "baseline_rank": {lr: {m: _round(tests[(lr, m)]["avg_rank"].get(cfg["baseline"]))
                                for m in measures} for lr in learners},
+        "controls": cfg["controls"],
+        # per learner, on the first measure: over the datasets and over the corpus families
+        "conclusions": {lr: {k: v for k, v in c.items() if k != "family_rank"}
+                        for lr, c in (ctx.get("conclusions") or {}).items()},
         "comparisons": [_clean(r) for r in rows],
         "majority": {r["dataset"]: _clean({k: (bool(v) if isinstance(v, np.bool_) else v)
                                            for k, v in r.items() if k != "dataset"})

@@ -571,8 +571,7 @@ def table1_latex(sig: pd.DataFrame, cfg: dict, published: dict) -> str:
         f"included), mean over {folds} cross-validation folds; $p$: paired two-tailed $t$-test "
         "across folds of IG+PRP vs IG; bold: significantly lower MSE ($p<0.05$). Datasets: "
         + ", ".join(latex_escape(u) for u in units) + ".",
-        "tab:mukras-table1", escape=False, column_format="ll" + "r" * len(cols)
-    ).replace(r"}{r}{", r"}{c}{")
+        "tab:mukras-table1", escape=False, column_format="ll" + "r" * len(cols))
     pub = published["table1"]["values"]
     pranges = list(published["table1"]["ranges"])
     pdata = list(published["table1"]["datasets"])

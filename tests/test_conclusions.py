@@ -103,3 +103,30 @@ def test_conclude_reports_both_units():
     assert c["control"] in ("tfidf", "sub") and c["datasets"]["tie_set"][0] == t["best"]
     assert set(c["datasets"]["controls"]) == {"tfidf", "sub"}
     assert len(c["leave_one_family_out"]) == 5
+
+
+def test_the_majority_sentence_counts_configurations_per_learner():
+    """amazon_beauty's case: the best of many configurations beats the majority class only by
+    one learner's maximum; the sentence counts, per learner, the datasets where some and where
+    every weighting beats it."""
+    from termweight.experiments.benchmark import _majority_text, majority_table
+
+    rows, score_rows = [], []
+    for d, (maj_acc, maj_f1) in {"easy": (0.5, 0.3), "skewed": (0.8, 0.44)}.items():
+        rows.append({"dataset": d, "split": "s0", "encoding": "tfidf",
+                     "majority_accuracy": maj_acc, "majority_macro_f1": maj_f1})
+        for lr, accs in {"svm": (0.79, 0.78), "nb": (0.81, 0.70)}.items():
+            for w, acc in zip(("tfidf", "bns"), accs, strict=True):
+                acc = acc if d == "skewed" else 0.9
+                score_rows += [{"dataset": d, "learner": lr, "weighting": w,
+                                "measure": "accuracy", "score": acc},
+                               {"dataset": d, "learner": lr, "weighting": w,
+                                "measure": "macro_f1", "score": 0.6}]
+    t = majority_table(pd.DataFrame(rows), pd.DataFrame(score_rows), ["macro_f1", "accuracy"],
+                       "tfidf")
+    skewed = t.set_index("dataset").loc["skewed"]
+    assert bool(skewed["beaten"])  # nb/tfidf's 0.81 > 0.80: the best of all configurations
+    assert (skewed["beating_svm"], skewed["beating_nb"], skewed["of_nb"]) == (0, 1, 2)
+    text = _majority_text(t)
+    assert "svm on 1 (with some of its 2 weightings; with every one on 1)" in text
+    assert "nb on 2 (with some of its 2 weightings; with every one on 1)" in text

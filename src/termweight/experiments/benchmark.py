@@ -958,6 +958,20 @@ def majority_table(runs: pd.DataFrame, scores: pd.DataFrame, measures, baseline:
     frame["beaten"] = ((frame["best_accuracy"].isna()
                         | (frame["best_accuracy"] > frame["majority_accuracy"]))
                        & (frame["best_macro_f1"] > frame["majority_macro_f1"]))
+    # per learner: how many of its weightings beat the majority's accuracy (and macro-F1)
+    for lr in dict.fromkeys(scores["learner"]):
+        counts = []
+        for d, m in maj.iterrows():
+            s = scores[(scores["dataset"] == d) & (scores["learner"] == lr)]
+            acc = s[s["measure"] == "accuracy"].set_index("weighting")["score"]
+            f1 = s[s["measure"] == headline].set_index("weighting")["score"]
+            ok = f1 > float(m["majority_macro_f1"])
+            if len(acc):
+                ok &= acc.reindex(f1.index) > float(m["majority_accuracy"])
+            counts.append(int(ok.sum()))
+        frame[f"beating_{lr}"] = counts
+        frame[f"of_{lr}"] = [int(((scores["dataset"] == d) & (scores["learner"] == lr)
+                                  & (scores["measure"] == headline)).sum()) for d in maj.index]
     return frame
 
 
@@ -973,6 +987,21 @@ def _majority_text(t: pd.DataFrame) -> str:
     if len(worse):
         text += (" Not beaten on: " + ", ".join(_w(d) for d in worse["dataset"])
                  + "; read those datasets' ranks with that in mind.")
+    learners = [c[len("beating_"):] for c in t.columns if c.startswith("beating_")]
+    if learners:
+        per = []
+        for lr in learners:
+            some = int((t[f"beating_{lr}"] > 0).sum())
+            every = int((t[f"beating_{lr}"] == t[f"of_{lr}"]).sum())
+            per.append(f"{LEARNER_NAMES.get(lr, lr)} on {some} (with some of its "
+                       f"{int(t[f'of_{lr}'].max())} weightings; with every one on {every})")
+        near = t.loc[gap]
+        text += (" Counted per learner, a dataset on which at least one weighting beats both "
+                 "the majority's accuracy and its macro-F1: " + ", ".join(per)
+                 + f" of {len(t)}; on {_w(near['dataset'])}, "
+                 + ", ".join(f"{int(near[f'beating_{lr}'])} of {int(near[f'of_{lr}'])} "
+                             f"{LEARNER_NAMES.get(lr, lr)}" for lr in learners)
+                 + " configurations do (the best of many configurations is biased upward).")
     return text
 
 

@@ -22,7 +22,7 @@ Protocol of the comparison, per learner and measure:
    Each weighting against a control (the best-ranked one, and TF-IDF): the same Wilcoxon p, Holm
    over the k - 1 comparisons. Nemenyi's critical difference ``q_alpha sqrt(k (k + 1) / (6 N))``
    (``q_alpha`` from ``scipy.stats.studentized_range``) is still reported, for reference;
-5. the comparisons the papers claim, declared in params.yaml before the run
+5. the comparisons the papers claim, declared in params.yaml (after earlier runs had been read)
    (``benchmark.comparisons``; ``termweight.experiments.comparisons``): wins/ties/losses, mean
    difference with a bootstrap interval, Wilcoxon's p Holm-adjusted over the declared rows, the
    Bayesian signed-rank test on dataset means (Benavoli, Corani, Demsar & Zaffalon 2017, JMLR
@@ -435,9 +435,11 @@ def _reading(rows: list[dict], rope: float) -> str:
               and r["ci_hi"] <= rope]
     n = len(rows)
     if sig_better and not sig_worse:
-        return f"better with {len(sig_better)} of {n} learners (Holm-adjusted p below alpha)"
+        return (f"better with {len(sig_better)} of {n} learners (Holm-adjusted p below alpha, "
+                "Holm over each learner's declared comparisons)")
     if sig_worse and not sig_better:
-        return f"worse with {len(sig_worse)} of {n} learners (Holm-adjusted p below alpha)"
+        return (f"worse with {len(sig_worse)} of {n} learners (Holm-adjusted p below alpha, "
+                "Holm over each learner's declared comparisons)")
     if sig_better or sig_worse:
         return "better with some learners and worse with others"
     if len(inside) == n:
@@ -561,7 +563,8 @@ def answers(tests, rows, cfg, learners, measures, concl=None) -> dict[str, str]:
         return " ".join(text)
 
     bns = [r for r in rows if r["a"] in BNS_WEIGHTINGS]
-    out["BenchAnswerBns"] = (f"Declared before the run {how}. " + sentences(bns) if bns else
+    out["BenchAnswerBns"] = (f"Declared in params.yaml after earlier runs had been read (the "
+                             f"history above) {how}. " + sentences(bns) if bns else
                              "No comparison of BNS was declared (benchmark.comparisons).")
     mix = [r for r in rows if r["a"] == MIXCH]
     out["BenchAnswerMixch"] = (f"Against each of Kim's single weightings {how}: " + sentences(mix)
@@ -917,7 +920,8 @@ def _write_comparisons(rows: list[dict], cfg: dict, measure: str, reports: Path)
     } for r in rows]) if rows else pd.DataFrame([{"Comparison": "none declared "
                                                                  "(benchmark.comparisons)"}])
     write_latex_table(reports / "tables" / "benchmark_comparisons.tex", table,
-                      f"Benchmark: the comparisons declared in params.yaml before the run "
+                      f"Benchmark: the comparisons declared in params.yaml (after earlier "
+                      f"runs of the grid had been read: Section~\\ref{{sec:benchmark}}) "
                       f"({MEASURE_NAMES[measure]}). W/T/L over the datasets; the mean difference "
                       "a $-$ b with its 95\\% bootstrap interval over the datasets; Wilcoxon's "
                       "signed-rank p, Holm-adjusted over a learner's declared comparisons; "

@@ -211,8 +211,8 @@ def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) 
     denom = 2 * per["tp"] + per["fp"] + per["fn"]
     per["f1"] = np.where(denom > 0, 2 * per["tp"] / denom.where(denom > 0, 1), 0.0)
     keys = list(panels)
-    fig, axes = figure(len(keys), 1, height=min(FIGURE_MAX_HEIGHT_IN, 1.9 * len(keys)),
-                       squeeze=False)
+    fig, axes = figure(len(keys), 1, height=FIGURE_MAX_HEIGHT_IN if len(keys) > 2
+                       else 1.7 * len(keys) + 1.0, squeeze=False)
     colors = {"mix-ch": "tab:red", "mini-max": "tab:blue", "mini-max-sg": "tab:cyan"}
     markers = {"idf": "o", "chi2": "s", "ig": "^", "rf": "v", "or": "D"}
     for ax, key in zip(axes[:, 0], keys, strict=True):
@@ -243,8 +243,14 @@ def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) 
         n = sub["split"].nunique()
         ax.set_title(f"{key}: per-problem test F1 (mean over {n} split{'s' if n > 1 else ''})")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
+    handles = {}  # one legend under the panels: every method and variant once
+    for ax in axes[:, 0]:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    rows = -(-len(handles) // 4)
+    fig.tight_layout(rect=(0, (0.1 + 0.13 * rows) / fig.get_size_inches()[1], 1, 1))
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, fontsize=6,
+               frameon=False)
     save_figure(fig, stem)
 
 

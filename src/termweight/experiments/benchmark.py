@@ -753,7 +753,7 @@ def _save_cd(t: dict, learner: str, m: str, cfg: dict, reports: Path) -> None:
     """One learner's and measure's CD diagram, ``figures/benchmark_cd_<learner>_<measure>``."""
     from termweight.reporting import save_figure
 
-    keep = [w for w in (*BNS_WEIGHTINGS, MIXCH) if w]
+    keep = [w for w in (*BNS_WEIGHTINGS, MIXCH, *cfg.get("controls", ())) if w]
     cd = f"; Nemenyi's CD = {t['cd']:.2f}" if t.get("cd") else ""
     save_figure(cd_figure(t, f"{LEARNER_NAMES.get(learner, learner)}, "
                           f"{MEASURE_NAMES[m]}: average ranks over {t['n_datasets']} "
@@ -1179,8 +1179,8 @@ def floats(learners, measure: str, baseline: str) -> str:
                 f"diagram, {name}, {MEASURE_NAMES[measure]}: average ranks over the datasets; "
                 "weightings joined by a bar are not significantly different (pairwise Wilcoxon "
                 "signed-rank tests, Holm-adjusted over all pairs). With more than "
-                f"{CD_MAX_LABELS} weightings, the {CD_TOP} best-ranked and the baselines are "
-                "drawn.}",
+                f"{CD_MAX_LABELS} weightings, the {CD_TOP} best-ranked, both tf-idf controls, "
+                "BNS and mix-ch are drawn.}",
                 f"\\twfigure{{benchmark_heat_{lr}}}{{{MEASURE_NAMES[measure]} of each "
                 f"weighting minus {_w(baseline)}'s, per dataset, {name} (blue: better than "
                 f"{_w(baseline)}).}}"]

@@ -96,13 +96,17 @@ def _family_row(a: dict) -> str:
             rf"\texttt{{{tex_escape(f['best'])}}} ({f['avg_rank']:.2f}) & "
             f"{len(f['tie_set']) - 1} of {f['k'] - 1} & "
             rf"\texttt{{{tex_escape(ctl)}}} ({f['controls'][ctl]['avg_rank']:.2f}), "
-            + (r"the best" if p is None else f"$p={p:.3f}$") + r" \\")
+            + (r"the best" if p is None else _p(p)) + r" \\")
+
+
+def _p(p: float) -> str:
+    return "$p<0.001$" if p < 0.001 else f"$p={p:.3f}$"
 
 
 def _answer_row(a: dict) -> str:
     shown = ", ".join(rf"\texttt{{{tex_escape(w)}}}" for w in a["ties"][:4])
     more = f", \\dots{{}} ({len(a['ties'])} in all)" if len(a["ties"]) > 4 else ""
-    ctl = "; ".join(rf"\texttt{{{tex_escape(c)}}} {pos} of {a['k']}, $p={p:.3f}$"
+    ctl = "; ".join(rf"\texttt{{{tex_escape(c)}}} {pos} of {a['k']}, {_p(p)}"
                     for c, (_, pos, p) in a["controls"].items())
     return (f"{LEARNER_NAMES.get(a['learner'], tex_escape(a['learner']))} & "
             rf"\texttt{{{tex_escape(a['best'])}}} ({a['best_rank']:.2f}) & "

@@ -428,23 +428,23 @@ def _errorbar_panel(ax, summ, reps, metric, ylabel):
 
 
 def fig1(summ, reps):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.2))
+    fig, axes = figure(1, 2, height=2.9)
     _errorbar_panel(axes[0], summ, reps, "accuracy", "Accuracy")
     _errorbar_panel(axes[1], summ, reps, "f1", "F-measure")
-    fig.suptitle("Fig. 1: SVM accuracy and F-measure (mean $\\pm$ s.e.)", fontsize=10)
+    fig.suptitle("Fig. 1: SVM accuracy and F-measure (mean $\\pm$ s.e.)")
     fig.tight_layout()
     return fig
 
 
 def fig2(summ, reps):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
     s = summ.set_index("rep").loc[list(reps)]
     lo = float(min(s["precision"].min(), s["recall"].min())) - 0.05
     hi = min(1.0, float(max(s["precision"].max(), s["recall"].max())) + 0.05)
-    fig, ax = plt.subplots(figsize=(4.6, 4.4))
+    fig, ax = figure(width=0.62, height=3.9)
     r = np.linspace(0.01, 1, 400)
     for f in np.arange(0.5, 1.0, 0.05):
         p = f * r / (2 * r - f)
@@ -459,36 +459,36 @@ def fig2(summ, reps):
     ax.set_ylabel("Precision")
     ax.set_aspect("equal")
     ax.legend(fontsize=7, loc="lower right")
-    ax.set_title("Fig. 2: precision vs recall (dotted: iso-F)", fontsize=10)
+    ax.set_title("Fig. 2: precision vs recall (dotted: iso-F)")
     fig.tight_layout()
     return fig
 
 
 def fig3(bins: pd.DataFrame, reps):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
-    fig, ax = plt.subplots(figsize=(5, 3.4))
+    fig, ax = figure(width=0.75, height=3.0)
     for rep in reps:
         b = bins[bins["rep"] == rep]
         ax.errorbar(b["bin_mid"], b["f1"], yerr=b["f1_se"], marker="o", capsize=3,
                     label=label(rep))
     ticks = bins.drop_duplicates("bin_mid")
-    ax.set_xticks(ticks["bin_mid"], ticks["bin"], fontsize=7)
+    ax.set_xticks(ticks["bin_mid"], ticks["bin"])
     ax.set_xlabel("% positives")
     ax.set_ylabel("F-measure")
-    ax.legend(fontsize=8)
+    ax.legend()
     ax.grid(alpha=0.3)
-    ax.set_title("Fig. 3: F-measure by percentage of positives", fontsize=10)
+    ax.set_title("Fig. 3: F-measure by percentage of positives")
     fig.tight_layout()
     return fig
 
 
 def fig4(per_ds: pd.DataFrame, reps):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import TEXT_WIDTH_IN, figure
 
     order = (per_ds[per_ds["rep"] == BNS_BINARY].sort_values("f1")["dataset"].tolist()
              if BNS_BINARY in set(per_ds["rep"]) else sorted(per_ds["dataset"].unique()))
-    fig, ax = plt.subplots(figsize=(1.2 + 0.55 * len(order), 3.6))
+    fig, ax = figure(width=min(1.0, (1.2 + 0.5 * len(order)) / TEXT_WIDTH_IN), height=3.2)
     for rep in reps:
         d = per_ds[per_ds["rep"] == rep].set_index("dataset").loc[order]
         ax.plot(range(len(order)), d["f1"], marker="o", label=label(rep))
@@ -496,31 +496,31 @@ def fig4(per_ds: pd.DataFrame, reps):
     ax.set_ylabel("F-measure")
     ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
-    ax.set_title("Fig. 4: F-measure per dataset (sorted by BNS)", fontsize=10)
+    ax.set_title("Fig. 4: F-measure per dataset (sorted by BNS)")
     fig.tight_layout()
     return fig
 
 
 def fig5(summ):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure
 
     s = summ.sort_values("f1")
-    fig, ax = plt.subplots(figsize=(5.5, 0.22 * len(s) + 1.2))
+    fig, ax = figure(width=0.8, height=min(FIGURE_MAX_HEIGHT_IN, 0.16 * len(s) + 0.9))
     colors = ["C0" if r.startswith("binary") else "C1" for r in s["rep"]]
     ax.barh(range(len(s)), s["f1"], xerr=s["f1_se"], color=colors, capsize=2)
-    ax.set_yticks(range(len(s)), [label(r) for r in s["rep"]], fontsize=7)
+    ax.set_yticks(range(len(s)), [label(r) for r in s["rep"]])
     ax.set_xlim(max(0.0, float(s["f1"].min()) - 0.05), min(1.0, float(s["f1"].max()) + 0.03))
     ax.set_xlabel("F-measure (blue: binary, orange: TF)")
     ax.grid(axis="x", alpha=0.3)
-    ax.set_title(f"Fig. 5: F-measure of {len(s)} representations", fontsize=10)
+    ax.set_title(f"Fig. 5: F-measure of {len(s)} representations")
     fig.tight_layout()
     return fig
 
 
 def fig6(sel: pd.DataFrame):
-    import matplotlib.pyplot as plt
+    from termweight.reporting import figure
 
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
+    fig, axes = figure(1, 2, height=3.0)
     alls = sel[sel["selector"] == "all"]
     kmax = int(sel.loc[sel["selector"] != "all", "k"].max()) if (sel["selector"] != "all").any() \
         else 10
@@ -539,13 +539,13 @@ def fig6(sel: pd.DataFrame):
                             ls="-" if scaling != "none" else "--")
         ax.set_xscale("log")
         ticks = sorted(set(sel.loc[sel["selector"] != "all", "k"])) + [x_all]
-        ax.set_xticks(ticks, [str(t) for t in ticks[:-1]] + ["all"], fontsize=7)
+        ax.set_xticks(ticks, [str(t) for t in ticks[:-1]] + ["all"])
         ax.minorticks_off()
         ax.set_xlabel("number of features selected (binary features)")
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
-    fig.suptitle("Fig. 6: feature selection with and without BNS scaling", fontsize=10)
+    fig.suptitle("Fig. 6: feature selection with and without BNS scaling")
     fig.tight_layout()
     return fig
 

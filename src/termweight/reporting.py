@@ -65,6 +65,21 @@ def wrap(text: str, fig, size: float | None = None) -> str:
     return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
 
 
+def legend_below(fig, axes, *, ncol: int, fontsize: float | None = None) -> None:
+    """One legend under all panels: every label of ``axes`` once (the first handle drawn for it;
+    a series may appear in some panels only), ``ncol`` to a row, the panels laid out above it
+    (``tight_layout`` with the rows' height reserved at the bottom)."""
+    handles: dict[str, object] = {}
+    for ax in np.ravel(axes):
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    size = fontsize or matplotlib.rcParams["legend.fontsize"]
+    rows = -(-len(handles) // ncol)
+    fig.tight_layout(rect=(0, (0.1 + rows * 1.6 * size / 72) / fig.get_size_inches()[1], 1, 1))
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=ncol,
+               fontsize=size, frameon=False)
+
+
 def printed_type(fig, pad: float = FIGURE_PAD_IN) -> tuple[float, str, float]:
     """(smallest type in points as printed, its text, the scale \\twfigure applies): the figure's
     tight box (``savefig(bbox_inches="tight")``, ``pad`` inches around it) shrunk to the text

@@ -152,17 +152,6 @@ def score_matrix(scores: pd.DataFrame, learner: str, measure: str, order) -> pd.
 
 # --- statistics (Demsar 2006; Benavoli et al. 2016, 2017) from maintained libraries ----------
 
-def holm_against(pz: pd.DataFrame, control: str) -> pd.DataFrame:
-    """Unadjusted p of every other weighting against ``control`` (row ``control`` of the all-pairs
-    matrix ``pz``) and Holm's step-down adjustment over those k - 1 comparisons
-    (``statsmodels.stats.multitest.multipletests``)."""
-    from statsmodels.stats.multitest import multipletests
-
-    p = pz.loc[control].drop(control)
-    adj = multipletests(p.to_numpy(), method="holm")[1] if p.size else np.array([])
-    return pd.DataFrame({"p": p, "p_holm": adj}, index=p.index)
-
-
 def nemenyi_cd(k: int, n: int, alpha: float) -> float:
     """Nemenyi's critical difference ``q_alpha sqrt(k(k+1)/(6N))`` (Demsar 2006, section 3.2.2)."""
     from scipy.stats import studentized_range
@@ -216,6 +205,8 @@ def rank_tests(D: pd.DataFrame, baseline: str, alpha: float) -> dict:
     Nemenyi's critical difference (a secondary number)."""
     import scikit_posthocs as skp
     from scipy.stats import friedmanchisquare
+
+    from termweight.experiments.conclusions import holm_against
 
     ranks = D.rank(axis=1, ascending=False, method="average")
     avg = ranks.mean().sort_values(kind="stable")

@@ -49,16 +49,23 @@ def family_matrix(D: pd.DataFrame, family: dict[str, str]) -> pd.DataFrame:
     return D.groupby(D.index.map(family), sort=True).mean()
 
 
-def against(t: dict, control: str) -> pd.DataFrame | None:
-    """Every other weighting's Wilcoxon p against ``control`` (``rank_tests``' all-pairs matrix)
-    and Holm's adjustment over those k - 1 comparisons; None when nothing was tested."""
+def holm_against(pz: pd.DataFrame, control: str) -> pd.DataFrame:
+    """Unadjusted p of every other weighting against ``control`` (row ``control`` of the
+    all-pairs matrix ``pz``) and Holm's step-down adjustment over those k - 1 comparisons
+    (``termweight.inference.holm``)."""
     from termweight.inference import holm
 
+    p = pz.loc[control].drop(control)
+    return pd.DataFrame({"p": p, "p_holm": holm(p.to_numpy()) if p.size else []}, index=p.index)
+
+
+def against(t: dict, control: str) -> pd.DataFrame | None:
+    """``holm_against`` on ``rank_tests``' all-pairs Wilcoxon matrix; None when nothing was
+    tested or ``control`` is not in it."""
     raw = t.get("wilcoxon")
     if raw is None or control not in raw.index:
         return None
-    p = raw.loc[control].drop(control)
-    return pd.DataFrame({"p": p, "p_holm": holm(p.to_numpy())}, index=p.index)
+    return holm_against(raw, control)
 
 
 def smallest_holm_p(n: int, m: int) -> float:
@@ -103,19 +110,19 @@ def leave_one_family_out(D: pd.DataFrame, family: dict[str, str], top: int = 5) 
     fams = sorted(set(family[d] for d in D.index))
     stays = dict.fromkeys(head, 0)
     ranks: dict[str, list[float]] = {w: [] for w in head}
+    n_rankings = 0
     for f in fams:
         keep = [d for d in D.index if family[d] != f]
-        if not keep:
+        if not keep:  # a single family: nothing is left to rank
             continue
+        n_rankings += 1
         avg = R.loc[keep].mean()
         order = avg.rank(method="min").sort_values(kind="stable")
         for w in head:
             ranks[w].append(float(order[w]))
             stays[w] += int(order[w] <= top)
     return pd.DataFrame({"weighting": head, "avg_rank": [float(full[w]) for w in head],
-                         "stays": [stays[w] for w in head],
-                         "of": [sum(1 for f in fams if any(family[d] != f for d in D.index))]
-                         * len(head),
+                         "stays": [stays[w] for w in head], "of": [n_rankings] * len(head),
                          "best_rank": [min(ranks[w], default=np.nan) for w in head],
                          "worst_rank": [max(ranks[w], default=np.nan) for w in head]})
 

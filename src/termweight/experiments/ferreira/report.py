@@ -346,7 +346,7 @@ def error_figure(summary: pd.DataFrame, dataset: str, title: str, ylabel="test e
                  measure="mean"):
     """One panel per classifier: error vs m per (representation, method), +- s.e. bands;
     all-features baselines as dashed horizontal lines."""
-    from termweight.reporting import figure
+    from termweight.reporting import figure, legend_below
 
     d = summary[summary["dataset"] == dataset]
     clfs = [c for c in CLASSIFIERS if c in set(d["classifier"])]
@@ -371,14 +371,8 @@ def error_figure(summary: pd.DataFrame, dataset: str, title: str, ylabel="test e
         ax.set_ylabel(ylabel)
         ax.set_title(LABELS.get(c, c))
         ax.grid(alpha=0.3)
-    handles = {}
-    for ax in axes[0]:  # one legend for all panels (a method may run with one classifier only)
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(lab, h)
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.16, 1, 1))
-    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=3, fontsize=6,
-               frameon=False)
+    legend_below(fig, axes[0], ncol=3, fontsize=6)  # a method may run with one classifier only
     return fig
 
 

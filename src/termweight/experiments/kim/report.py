@@ -205,7 +205,7 @@ def _panels(kim: dict, keys: list[str]) -> dict[str, list[str]]:
 
 
 def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) -> None:
-    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure, save_figure
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, figure, legend_below, save_figure
 
     per = fits.copy()
     denom = 2 * per["tp"] + per["fp"] + per["fn"]
@@ -243,14 +243,7 @@ def _per_problem_figure(fits: pd.DataFrame, panels: dict[str, list[str]], stem) 
         n = sub["split"].nunique()
         ax.set_title(f"{key}: per-problem test F1 (mean over {n} split{'s' if n > 1 else ''})")
         ax.grid(alpha=0.3)
-    handles = {}  # one legend under the panels: every method and variant once
-    for ax in axes[:, 0]:
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(lab, h)
-    rows = -(-len(handles) // 4)
-    fig.tight_layout(rect=(0, (0.1 + 0.13 * rows) / fig.get_size_inches()[1], 1, 1))
-    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, fontsize=6,
-               frameon=False)
+    legend_below(fig, axes[:, 0], ncol=4, fontsize=6)  # every method and variant once
     save_figure(fig, stem)
 
 

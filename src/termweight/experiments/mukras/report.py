@@ -720,7 +720,7 @@ def movers_latex(frames: dict) -> str:
 def fig4(curves_frame: pd.DataFrame, cfg: dict, selectors, classifiers, title: str):
     import matplotlib.pyplot as plt
 
-    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, TEXT_WIDTH_IN, figure
+    from termweight.reporting import FIGURE_MAX_HEIGHT_IN, TEXT_WIDTH_IN, figure, legend_below
 
     units = list(cfg["datasets"])
     fig, axes = figure(len(units), len(classifiers), squeeze=False, sharex=True,
@@ -749,14 +749,8 @@ def fig4(curves_frame: pd.DataFrame, cfg: dict, selectors, classifiers, title: s
                 ax.set_ylabel("MSE")
             if i == len(units) - 1:
                 ax.set_xlabel("number of features")
-    handles = {}
-    for ax in axes.flat:  # one legend for all panels (a selector may run in some only)
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(lab, h)
     fig.suptitle(title)
-    bottom = (0.12 + 0.15 * -(-len(handles) // 4)) / fig.get_size_inches()[1]
-    fig.tight_layout(rect=(0, bottom, 1, 1))
-    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=4, frameon=False)
+    legend_below(fig, axes, ncol=4)  # a selector may run in some panels only
     return fig
 
 

@@ -247,6 +247,36 @@ def test_versus_best_base_pairs_splits_against_the_best_single_weighting():
     assert v["d"]["mini-max"]["wins"] == 0 and v["d"]["mini-max"]["diff"] < 0
 
 
+def test_C_grid_extends_only_while_its_top_is_the_strict_best():
+    """validation.extend: a value above the grid is tried (per method and task) only after the
+    last value tried was the strict best; the rows are the base grid's fits plus those."""
+    X, Y, _ = _corpus()
+    train, _ = _halves(X.shape[0])
+    methods = ["idf", "chi2", "mini-max"]
+    base = {"validation": {"fraction": 0.3, "C_grid": [0.001, 0.01]},
+            "minimax": {"tol": 1e-3, "max_iter": 200}}
+    ext = {**base, "validation": {**base["validation"], "extend": [0.1, 1.0, 0.005]}}
+    assert K.c_values(ext) == ([0.001, 0.01], [0.1, 1.0])  # at or below the top: ignored
+    ref = K.select_C(X, Y, train, methods, base, seed=3, classes=["a", "b", "c"])
+    out = K.select_C(X, Y, train, methods, ext, seed=3, classes=["a", "b", "c"])
+    cols = ["method", "task", "C", "val_f1"]
+    entered = 0
+    for key, grp in out.groupby(["method", "task"], sort=False):
+        r = ref.set_index(["method", "task"]).loc[key]
+        head = grp.iloc[:2]
+        np.testing.assert_array_equal(head["C"], [0.001, 0.01])  # the grid, fitted as before
+        np.testing.assert_array_equal(head["val_f1"], r["val_f1"])
+        f1 = grp["val_f1"].to_numpy()
+        for i in range(2, len(grp)):  # each further value only after a strict win of the last
+            assert f1[i - 1] > f1[: i - 1].max()
+            entered += 1
+        if len(grp) < 4:  # stopped: the last value tried is not the strict best
+            assert f1[-1] <= f1[:-1].max()
+        assert grp[grp["chosen"]]["C"].item() == grp[grp["val_f1"] == f1.max()]["C"].min()
+    assert entered > 0  # tiny C under-fits here: the top wins and the grid goes on up
+    assert set(out[cols[:2]].apply(tuple, axis=1)) == set(ref[cols[:2]].apply(tuple, axis=1))
+
+
 def test_select_and_fit_outputs_do_not_depend_on_jobs(tmp_path):
     """kim-select / kim-fit over several splits in forked workers write the same numbers as one
     process (the measured fit times aside)."""

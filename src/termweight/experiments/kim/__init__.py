@@ -9,8 +9,9 @@ one arrow each):
   ``random``, 50/50 x ``repeats``).
 - ``kim-select``: per split, C for every (method, one-vs-others task) by hold-out validation INSIDE
   the training half: a stratified part (``validation.fraction``) of the training rows is held out,
-  bases are recomputed on the rest, every C of ``validation.C_grid`` is fitted, and the C with the
-  best validation F1 wins (ties: the smaller C). Test rows are never read. The exact mini-max
+  bases are recomputed on the rest, every C of ``validation.C_grid`` is fitted, then each value of
+  ``validation.extend`` above the grid while the last value tried is the strict best, and the C with
+  the best validation F1 wins (ties: the smaller C). Test rows are never read. The exact mini-max
   solver goes up the C grid keeping its cutting planes (valid for every C: same data).
 - ``kim-fit``: per split, every method refitted on the whole training half with its chosen C,
   bases computed on the training rows only; per-task confusion counts on the test half.
@@ -230,6 +231,13 @@ def f1_score01(y, p) -> float:
     return 2.0 * tp / d if d else 0.0
 
 
+def c_values(cfg: dict) -> tuple[list[float], list[float]]:
+    """(``validation.C_grid`` ascending, the ``validation.extend`` values above its top,
+    ascending): every C the grid tries, and those tried only while the top wins."""
+    grid = sorted(float(c) for c in cfg["validation"]["C_grid"])
+    return grid, sorted(float(c) for c in cfg["validation"].get("extend", ()) if c > grid[-1])
+
+
 def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
     """Hold-out validation inside ``train`` for every method x task x C (module docstring)."""
     val_cfg = cfg["validation"]
@@ -240,7 +248,7 @@ def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
     inner, val = validation_rows(train, labels, float(val_cfg["fraction"]), seed)
     d = task_data(X, Y, inner, val, scale=cfg.get("base_scale", "rms"),
                   tf_norm=cfg.get("tf_norm", "l2"))
-    grid = sorted(float(c) for c in val_cfg["C_grid"])
+    grid, extension = c_values(cfg)
     if len(grid) == 1:  # nothing to choose: no validation fits
         return pd.DataFrame({"n_inner": len(inner), "n_val": len(val),
                              "method": [m for _ in classes for m in methods],
@@ -249,11 +257,19 @@ def select_C(X, Y, train, methods, cfg, seed: int, classes) -> pd.DataFrame:
     rows = []
     for k, cls in enumerate(classes):
         for method in methods:
-            fits = fit_predict_grid(method, d.X_train, d.Y_train[:, k], d.X_eval, d.bases[k],
-                                    grid, cfg)
-            for C, (pred, info) in zip(grid, fits, strict=True):
-                rows.append({"method": method, "task": cls, "C": C,
-                             "val_f1": f1_score01(d.Y_eval[:, k], pred),
+            args = (d.X_train, d.Y_train[:, k], d.X_eval, d.bases[k])
+            fits = fit_predict_grid(method, *args, grid, cfg)
+            tried = list(grid)
+            f1 = [f1_score01(d.Y_eval[:, k], pred) for pred, _ in fits]
+            for C in extension:  # up while the top is the strict best (as learners.protocol)
+                if f1[-1] <= max(f1[:-1]):
+                    break
+                pred, info = fit_predict(method, *args, C, cfg)
+                tried.append(C)
+                fits.append((pred, info))
+                f1.append(f1_score01(d.Y_eval[:, k], pred))
+            for C, score, (_, info) in zip(tried, f1, fits, strict=True):
+                rows.append({"method": method, "task": cls, "C": C, "val_f1": score,
                              "fit_time": info.get("fit_time", 0.0),
                              "warnings": info.get("warnings", 0)})
     frame = pd.DataFrame(rows)

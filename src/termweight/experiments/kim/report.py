@@ -42,6 +42,7 @@ from termweight.experiments.kim import (
     COMBINED,
     LABELS,
     _config,
+    c_values,
     log,
     mean_sd,
     methods_of,
@@ -322,7 +323,7 @@ def _read_fits(args, kim: dict, key: str, classes) -> list[pd.DataFrame]:
     from termweight.errors import DataError
 
     methods = methods_of(kim, key)
-    grid = sorted(float(c) for c in settings_of(kim, key)["validation"]["C_grid"])
+    grid = [c for part in c_values(settings_of(kim, key)) for c in part]
     frames = []
     for name in split_names_of(kim, key):
         path = args.fits.format(key=key, split=name)
@@ -521,10 +522,11 @@ def cmd_report(args) -> None:
     alphas = fits[fits["method"] == "mix-ch"]["alpha"].dropna().astype(str)
     uniform = float(np.mean([np.allclose([float(a) for a in s.split(";")], 0.2, atol=1e-3)
                              for s in alphas])) if len(alphas) else float("nan")
-    grids = {k: sorted(float(c) for c in settings_of(kim, k)["validation"]["C_grid"]) for k in keys}
-    # share of the (split, method, task) fits whose chosen C is each grid value (grid-edge check)
+    c_sets = {k: c_values(settings_of(kim, k)) for k in keys}
+    grids = {k: g for k, (g, _) in c_sets.items()}
+    # share of the (split, method, task) fits whose chosen C is each value tried (edge check)
     chosen_c = {k: {f"{c:g}": round(float(np.mean(fits.loc[fits["dataset"] == k, "C"] == c)), 4)
-                    for c in grids[k]} for k in keys}
+                    for c in g + e} for k, (g, e) in c_sets.items()}
     versus = versus_best_base(runs, split_ratio(kim))
     conv_rows = runs.groupby(["dataset", "method"], sort=False)[
         ["fits", "unconverged", "finished"]].sum()
@@ -532,7 +534,8 @@ def cmd_report(args) -> None:
                                 "finished": int(r["finished"])}
                    for (k, m), r in conv_rows.iterrows()}
     metrics = {"experiment": "kim", "datasets": {k: {**info[k], "runs": n_splits[k],
-                                                     "C_grid": grids[k], "chosen_C": chosen_c[k],
+                                                     "C_grid": grids[k], "C_extend": c_sets[k][1],
+                                                     "chosen_C": chosen_c[k],
                                                      "methods": summary[k]} for k in keys},
                "solver_comparison": {"dataset": conv["dataset"], "task": conv["task"],
                                      "rows": solver},
@@ -582,8 +585,14 @@ def _macro_lines(kim: dict, metrics: dict, uniform: float) -> list[str]:
         macro(_macro_name(key, "docs"), f"{d['docs']:,}".replace(",", "{,}"))
         macro(_macro_name(key, "terms"), f"{d['terms']:,}".replace(",", "{,}"))
         macro(_macro_name(key, "C", "grid"), ", ".join(f"{c:g}" for c in d["C_grid"]))
-        top = f"{d['C_grid'][-1]:g}"
-        macro(_macro_name(key, "top", "C", "percent"), f"{100 * d['chosen_C'][top]:.0f}")
+        # chosen at the grid's top or above it (the extension entered), and at the last value
+        top = d["C_grid"][-1]
+        at_top = sum(v for c, v in d["chosen_C"].items() if float(c) >= top)
+        macro(_macro_name(key, "top", "C", "percent"), f"{100 * at_top:.0f}")
+        macro(_macro_name(key, "C", "extend"), ", ".join(f"{c:g}" for c in d.get("C_extend", []))
+              or "none")
+        last = f"{(d['C_grid'] + d.get('C_extend', []))[-1]:g}"
+        macro(_macro_name(key, "last", "C", "percent"), f"{100 * d['chosen_C'][last]:.0f}")
         for method, r in d["methods"].items():
             for col, label in (("micro_f", "MicroF"), ("kim_macro_f", "MacroF"),
                                ("macro_f1", "MeanFone")):

@@ -1490,6 +1490,10 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
             if tk in r["tests"]:
                 h[key] = round(100 * r["tests"][tk]["mean_diff"], 4)
         metrics["learners"][x] = {"headline": h, **r}
+    # the summary's headline numbers are those of the learner the verdicts use (the paper's)
+    verdict_learner = PAPER_LEARNER if PAPER_LEARNER in per else learners[0]
+    metrics["headline"] = {k: v for k, v in metrics["learners"][verdict_learner]["headline"].items()
+                           if k in metrics["headline"]}
     claims, gaps = claims_and_gaps(per, published, sel_res, sorted(meas["dataset"].unique()),
                                    n_tasks)
     metrics["claims_learner"] = PAPER_LEARNER if PAPER_LEARNER in per else learners[0]

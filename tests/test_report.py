@@ -343,8 +343,7 @@ def test_the_committed_report_has_no_text_below_6pt(repo):
 #: figures drawn before reporting.figure (their PDF has no record of its type), redrawn with
 #: their paper's rerun (Kim's, split over sessions, and Forman's: their figure code is in 96e08d3
 #: and lands with the rerun); the test fails once one is redrawn
-UNREDRAWN = {"kim_per_problem", "kim_convergence",
-             *(f"forman_fig{i}" for i in range(1, 7))}
+UNREDRAWN = {"kim_per_problem", "kim_convergence"}
 
 
 def figure_type(pdf: Path) -> tuple[float, float]:

@@ -453,3 +453,11 @@ def test_an_unplaced_figure_without_a_caption_is_refused(tmp_path):
     (reports / "sections").mkdir(exist_ok=True)
     with pytest.raises(TermweightError, match="section.tex: figure .kim_new_plot. .*is not placed"):
         report.remaining_floats(reports, "kim")
+
+
+def test_the_committed_stamp_is_this_checkouts_build(repo, capsys):
+    """A commit that changes params.yaml, the lock or a report input without rebuilding the report
+    leaves a stamp the quick start rewrites in every fresh clone; caught here, in the fast tier."""
+    assert main(["report-provenance", "--check", "--root", str(repo), "--reports",
+                 str(repo / "reports"), "--params", str(repo / "params.yaml")]) == 0, \
+        capsys.readouterr().out

@@ -430,6 +430,10 @@ def test_declared_comparisons_and_the_hierarchical_test():
     assert big["mean_diff"] == pytest.approx(0.05 + spread.mean())
     assert (big["wins"], big["hier_n"]) == (10, 10) and big["significant"]
     assert big["h_a_better"] > 0.95 and small["h_rope"] > 0.5
+    # each fit's diagnostics are recorded, and met the bounds (declared() raises otherwise)
+    for r in rows:
+        assert r["h_rhat"] <= 1.01 and min(r["h_ess_bulk"], r["h_ess_tail"]) >= 400
+        assert r["h_divergent"] == 0
     assert small["wilcoxon_p_holm"] >= small["wilcoxon_p"]
     assert (bootstrap_mean_ci([0.01, 0.02, 0.03]) == bootstrap_mean_ci([0.01, 0.02, 0.03]))
     ci = rank_intervals(D)
@@ -449,6 +453,33 @@ def test_declared_comparisons_and_the_hierarchical_test():
     y = x + 0.012 + np.random.default_rng(1).normal(0, 0.02, x.shape)
     assert hierarchical_test(x, y, 0.01, 5) == hierarchical_test(
         np.asfortranarray(x), np.asfortranarray(y), 0.01, 5)
+
+
+def test_an_unconverged_hierarchical_fit_is_withheld():
+    """R-hat, ESS and divergences against their bounds: mixed chains pass; chains stuck at
+    different values, too few effective draws or a divergent transition are named, and a
+    declared comparison prints no probability from such a fit."""
+    from termweight.experiments import comparisons as C
+
+    rng = np.random.default_rng(0)
+    mixed = C.sampler_diagnostics({"delta0": rng.normal(size=(4, 2500))}, np.zeros(10000))
+    assert mixed["rhat"] < 1.01 and mixed["ess_bulk"] > 5000 and mixed["divergent"] == 0
+    stuck = C.sampler_diagnostics({"delta0": rng.normal(size=(4, 2500)) + np.arange(4)[:, None],
+                                   "nu": rng.normal(size=(4, 2500))}, np.r_[1, np.zeros(9999)])
+    assert stuck["rhat"] > 1.5 and stuck["divergent"] == 1
+    assert C.sampler_problems(C.Hierarchical(0.9, 0.1, 0.0, draws=10000, **mixed)) == []
+    assert C.sampler_problems(C.Hierarchical(1.0, 0.0, 0.0)) == []  # no fit: no split noise
+    bad = C.sampler_problems(C.Hierarchical(0.9, 0.1, 0.0, draws=10000, **stuck))
+    assert bad[0].startswith("R-hat") and bad[-1] == "1 divergent transitions"
+    slow = C.Hierarchical(0.9, 0.1, 0.0, draws=10000, **{**mixed, "ess_tail": 120.0})
+    assert C.sampler_problems(slow) == [f"ESS bulk {mixed['ess_bulk']:.0f}, tail 120 < 400"]
+
+    row = C.hierarchical_fields(C.Hierarchical(0.99, 0.01, 0.0, draws=10000,
+                                               **{**mixed, "divergent": 3}))
+    assert row["h_problems"] == "3 divergent transitions" and row["h_divergent"] == 3
+    assert np.isnan([row["h_a_better"], row["h_rope"], row["h_b_better"]]).all()
+    ok = C.hierarchical_fields(C.Hierarchical(0.99, 0.01, 0.0, draws=10000, **mixed))
+    assert (ok["h_a_better"], ok["h_problems"]) == (0.99, "")
 
 
 def test_answers_quote_the_computed_numbers():
@@ -650,3 +681,42 @@ def test_sensitivity_summary_by_hand():
     # orders: headline x > y > z, other z > y > x: rho = -1
     assert s["spearman"] == pytest.approx(-1.0)
     assert (s["unconverged_other"], s["inner_unconverged_headline"]) == (12, 6)
+
+
+def test_gain_against_training_size(tmp_path):
+    """Training documents per split from the control's columns (each document once on a
+    single-label corpus), Spearman's rho of the gain against them, and a bad count refused
+    with the file named."""
+    from scipy.stats import spearmanr
+
+    from termweight.errors import DataError
+    from termweight.experiments.benchmark import training_sizes
+    from termweight.experiments.comparisons import size_correlations, size_gains
+
+    D = _scores(n=6, k=2)
+    sizes = pd.DataFrame({"train_docs": [100.0, 200, 400, 800, 1600, 3200],
+                          "single_label": [True] * 5 + [False]}, index=D.index)
+    D["a"] = D["w1"] + np.array([0.05, 0.04, 0.02, 0.03, 0.0, -0.01])
+    g = size_gains(D, "mnb", [{"a": "a", "b": "w1"}, {"a": "w0", "b": "w1", "outside": "p"}],
+                   {"p": {"ds0"}}, sizes)
+    assert len(g) == 6 + 5 and not g.loc[g["dataset"] == "ds5", "single_label"].any()
+    c = size_correlations(g).set_index("a")
+    assert c.loc["a", "size_rho"] == pytest.approx(spearmanr(sizes["train_docs"],
+                                                             D["a"] - D["w1"])[0])
+    assert c.loc["a", "size_rho"] < -0.8 and c.loc["w0", "n"] == 5
+
+    # the columns: two splits of three tasks, a second learner ignored
+    rows = [{"learner": lr, "split": s, "task": t, "train_pos": n, "single_label": True}
+            for lr in ("linearsvc", "mnb") for s, ns in (("r0f0", (5, 3, 2)), ("r0f1", (4, 4, 3)))
+            for t, n in zip("xyz", ns, strict=True)]
+    path = tmp_path / "bench_x" / "tfidf.csv"
+    path.parent.mkdir()
+    pd.DataFrame(rows).to_csv(path, index=False)
+    params = {"benchmark": {"datasets": {"x": {}}, "weightings": ["tfidf"], "learners": ["mnb"],
+                            "protocol": {"folds": 2, "repeats": 1}}}
+    template = str(tmp_path / "{run}" / "{weighting}.csv")
+    got = training_sizes(params, template, "tfidf")
+    assert got.loc["x", "train_docs"] == 10.5 and got.loc["x", "single_label"]
+    pd.DataFrame(rows).assign(train_pos=-1).to_csv(path, index=False)
+    with pytest.raises(DataError, match=r"tfidf\.csv.*train_pos"):
+        training_sizes(params, template, "tfidf")

@@ -112,6 +112,28 @@ def load_runs(params: dict, template: str, require=()) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def training_sizes(params: dict, template: str, weighting: str) -> pd.DataFrame:
+    """Training documents per split of each dataset (mean over its splits), from one weighting's
+    columns (``template`` with {run} and {weighting}, written by benchmark-column): the sum of a
+    split's tasks' training positives (``train_pos``) of its first learner. One-vs-rest over
+    every class, that counts each training document once on a single-label corpus, and its
+    label assignments (at least its documents) on a multi-label one (``single_label``)."""
+    from termweight.settings import benchmark_runs
+
+    out = {}
+    for run, e in benchmark_runs(params).items():
+        path = template.format(run=run, weighting=weighting)
+        f = io.read_table(path, required=("learner", "split", "train_pos", "single_label"))
+        f = f[f["learner"] == f["learner"].iloc[0]] if len(f) else f
+        pos = pd.to_numeric(f["train_pos"], errors="coerce")
+        if f.empty or pos.isna().any() or (pos < 0).any():
+            raise DataError(path, "train_pos: no rows, or a value that is not a count")
+        single = f["single_label"].astype(str).str.lower().eq("true").all()
+        out[e["dataset"]] = {"train_docs": float(pos.groupby(f["split"]).sum().mean()),
+                             "single_label": bool(single)}
+    return pd.DataFrame.from_dict(out, orient="index")
+
+
 #: the scores of a runs.csv the benchmark reads (those it holds): F1 and accuracy in [0, 1]; the
 #: chosen C or alpha and the fits stopped at the cap >= 0
 RUN_UNIT = ("micro_f1", "macro_f1", "accuracy", "top1_macro_f1", "top1_micro_f1",
@@ -409,9 +431,11 @@ def _prob(p) -> str:
 
 def _row_text(r: dict) -> str:
     """A declared comparison's numbers (``termweight.experiments.comparisons.declared``)."""
-    hier = (f"; hierarchical {_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/"
-            f"{_prob(r['h_b_better'])} over {r['hier_n']} cross-validated datasets"
-            if r["hier_n"] >= 2 else "")
+    hier = ("" if r["hier_n"] < 2 else
+            f"; hierarchical test over {r['hier_n']} cross-validated datasets not converged "
+            f"({r['h_problems']})" if r.get("h_problems") else
+            f"; hierarchical {_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/"
+            f"{_prob(r['h_b_better'])} over {r['hier_n']} cross-validated datasets")
     return (f"{r['wins']}/{r['ties']}/{r['losses']}, mean {r['mean_diff']:+.4f} "
             f"[{r['ci_lo']:+.4f}, {r['ci_hi']:+.4f}], Holm {_p_is(r['wilcoxon_p_holm'])}, "
             f"signed-rank {_prob(r['p_a_better'])}/{_prob(r['p_rope'])}/"
@@ -622,9 +646,15 @@ def per_dataset_latex(table: pd.DataFrame, measures, learners) -> str:
 def read_report_inputs(args, params: dict, measures) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """What ``benchmark-report`` reads, checked before it writes anything: every run's runs.csv
     (``load_runs``: each declared weighting and split once, the scores in range), the columns of
-    ``measures`` and of the majority baseline, and the columns' seconds (``column_costs``)."""
+    ``measures`` and of the majority baseline, the columns' seconds (``column_costs``) and the
+    datasets' training sizes (``training_sizes``, set on ``args.sizes``)."""
     runs = load_runs(params, args.runs,
                      require=(*measures, "majority_accuracy", "majority_macro_f1"))
+    if args.columns:
+        baseline = params["benchmark"].get("baseline", "tfidf")
+        args.sizes = training_sizes(params, args.columns, baseline)
+    else:
+        args.sizes = None
     return runs, (column_costs(args.seconds, params) if args.seconds else None)
 
 
@@ -641,6 +671,7 @@ def cmd_benchmark_report(args) -> None:
 
 def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> None:
     """The report's outputs from the checked ``runs`` (``cmd_benchmark_report``)."""
+    from termweight.experiments.comparisons import size_gains
     from termweight.experiments.conclusions import conclude, families_of, family_matrix
     from termweight.reporting import save_figure, write_latex_table
     from termweight.settings import benchmark_runs
@@ -662,7 +693,7 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
         d for d in scores["dataset"].unique() if _is_forman(d)}
     datasets = sorted(scores["dataset"].unique())
     family = families_of(datasets, b.get("families"), known=b.get("datasets") or datasets)
-    tests, rows, test_rows, pair_rows, concl = {}, [], [], [], {}
+    tests, rows, test_rows, pair_rows, concl, gains = {}, [], [], [], {}, []
     own = {"forman": forman, "kim": set(KIM_DATASETS)}
     single = sorted(runs[runs["single_label"].astype(str).str.lower() == "true"]["dataset"]
                     .unique()) if "single_label" in runs.columns else None
@@ -683,6 +714,8 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
         concl[learner]["family_rank"] = tf["avg_rank"]
         rows += declared(D0, runs, learner, measures[0], b.get("comparisons") or [], own,
                          cfg["rope"], int(b["protocol"].get("repeats", 1)), cfg["alpha"])
+        if args.sizes is not None:
+            gains.append(size_gains(D0, learner, b.get("comparisons") or [], own, args.sizes))
         save_figure(heat_figure(D0, cfg["baseline"], f"{LEARNER_NAMES.get(learner, learner)}: "
                                 f"{MEASURE_NAMES[measures[0]]} minus {cfg['baseline']}"),
                     reports / "figures" / f"benchmark_heat_{learner}",
@@ -700,6 +733,9 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
                       "difference of average ranks, for reference; the best-ranked weighting.",
                       "tab:benchmark_tests", escape=False)
     ans = answers(tests, rows, cfg, learners, measures, concl)
+    ans["BenchSize"] = (_write_size(rows, pd.concat(gains, ignore_index=True), args.sizes,
+                                    reports) if gains else
+                        "Not computed: benchmark-report ran without --columns.")
     _write_comparisons(rows, cfg, measures[0], reports)
     majority = majority_table(runs, scores, measures, cfg["baseline"])
     ans["BenchMajority"] = _majority_text(majority)
@@ -896,7 +932,9 @@ def _write_comparisons(rows: list[dict], cfg: dict, measure: str, reports: Path)
     frame = pd.DataFrame(rows, columns=[
         "a", "b", "source", "outside", "learner", "measure", "n", "wins", "ties", "losses",
         "mean_diff", "ci_lo", "ci_hi", "wilcoxon_p", "wilcoxon_p_holm", "significant",
-        "p_a_better", "p_rope", "p_b_better", "hier_n", "h_a_better", "h_rope", "h_b_better"])
+        "p_a_better", "p_rope", "p_b_better", "hier_n", "h_a_better", "h_rope", "h_b_better",
+        "h_rhat", "h_ess_bulk", "h_ess_tail", "h_divergent", "h_problems", "size_rho",
+        "size_p"])
     io.write_table(reports / "tables" / "benchmark_comparisons.csv", frame)
     table = pd.DataFrame([{
         "Comparison": f"{_w(r['a'])} vs {_w(r['b'])}" + (f" (outside {r['outside']})"
@@ -906,7 +944,8 @@ def _write_comparisons(rows: list[dict], cfg: dict, measure: str, reports: Path)
         "mean diff. [95\\%]": f"{r['mean_diff']:+.4f} [{r['ci_lo']:+.4f}, {r['ci_hi']:+.4f}]",
         "Holm $p$": _fmt_p(r["wilcoxon_p_holm"]),
         "signed-rank": f"{_prob(r['p_a_better'])}/{_prob(r['p_rope'])}/{_prob(r['p_b_better'])}",
-        "hierarchical": (f"{_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/{_prob(r['h_b_better'])}"
+        "hierarchical": ("not converged" if r.get("h_problems") else
+                         f"{_prob(r['h_a_better'])}/{_prob(r['h_rope'])}/{_prob(r['h_b_better'])}"
                          if r["hier_n"] >= 2 else "--"),
     } for r in rows]) if rows else pd.DataFrame([{"Comparison": "none declared "
                                                                  "(benchmark.comparisons)"}])
@@ -919,11 +958,72 @@ def _write_comparisons(rows: list[dict], cfg: dict, measure: str, reports: Path)
                       "P(a better)/P(equivalent)/P(b better) with ROPE "
                       f"$\\pm${cfg['rope']:g} by the Bayesian signed-rank test on the dataset "
                       "means and by the hierarchical test on the split scores of the "
-                      "cross-validated datasets (Corani et al. 2017).",
+                      "cross-validated datasets (Corani et al. 2017)" + _hier_note(frame) + ".",
                       "tab:benchmark_comparisons", escape=False)
     save_figure(forest_figure(rows, cfg["rope"], LEARNER_NAMES, MEASURE_NAMES[measure]),
                 reports / "figures" / "benchmark_comparisons",
                 data=False)  # the numbers: tables/benchmark_comparisons.csv
+
+
+def _write_size(rows: list[dict], gains: pd.DataFrame, sizes: pd.DataFrame, reports: Path
+                ) -> str:
+    """Gain against training-set size: Spearman's rho per declared row (``size_rho``,
+    ``size_p`` set on ``rows``), ``figures/benchmark_size`` and the answer's sentence."""
+    from termweight.experiments.comparisons import size_correlations, size_figure
+    from termweight.reporting import save_figure
+
+    corr = size_correlations(gains)
+    for r in rows:
+        m = corr[(corr["a"] == r["a"]) & (corr["b"] == r["b"]) & (corr["learner"] == r["learner"])
+                 & (corr["outside"].fillna("") == (r["outside"] or ""))]
+        r["size_rho"], r["size_p"] = ((float(m["size_rho"].iloc[0]), float(m["size_p"].iloc[0]))
+                                      if len(m) else (float("nan"), float("nan")))
+    save_figure(size_figure(gains, corr, LEARNER_NAMES), reports / "figures" / "benchmark_size")
+    rho = corr["size_rho"].dropna()
+    neg = corr[(corr["size_rho"] < 0) & (corr["size_p"] < 0.05)]
+    pos = corr[(corr["size_rho"] > 0) & (corr["size_p"] < 0.05)]
+    small = int((sizes["train_docs"] <= 1000).sum())
+    strongest = corr.loc[corr["size_rho"].idxmin()] if len(rho) else None
+    text = (f"The datasets train on {sizes['train_docs'].min():,.0f} to "
+            f"{sizes['train_docs'].max():,.0f} documents per split ({small} of {len(sizes)} on "
+            f"1,000 or fewer). Spearman's $\\rho$ between a dataset's training documents and a "
+            f"declared comparison's gain is negative in {int((rho < 0).sum())} of {len(rho)} "
+            f"(comparison, learner) rows, median {rho.median():+.2f}; {len(neg)} negative and "
+            f"{len(pos)} positive at an unadjusted $p<0.05$")
+    if strongest is not None:
+        text += (f"; the strongest, {_w(strongest['a'])} against {_w(strongest['b'])} with "
+                 f"{LEARNER_NAMES.get(strongest['learner'], strongest['learner'])}: "
+                 f"$\\rho$ = {strongest['size_rho']:+.2f} over {int(strongest['n'])} datasets "
+                 f"(p = {strongest['size_p']:.3f})")
+    return (text + ". Read it as a direction, not a test: the datasets differ in more than "
+            "their size (Figure~\\ref{fig:benchmark_size}).")
+
+
+def _hier_note(frame: pd.DataFrame) -> str:
+    """The hierarchical fits' diagnostics, for a caption: the bounds, the worst of the fits that
+    met them, and how many were withheld ("not converged") and why."""
+    from termweight.experiments import comparisons as C
+
+    fits = frame[frame["h_rhat"].notna()] if "h_rhat" in frame else frame.iloc[:0]
+    if fits.empty:
+        return ""
+    bad = fits[fits["h_problems"].fillna("") != ""]
+    good = fits.drop(bad.index)
+    text = (f"; {len(fits)} fits ({C.HIER_CHAINS} chains of {C.HIER_SAMPLES} draws, the model "
+            f"non-centred, adapt delta {C.HIER_ADAPT_DELTA:g}), each checked against rank R-hat "
+            rf"$\le$ {C.HIER_BOUNDS['rhat']}, bulk and tail ESS $\ge$ "
+            f"{C.HIER_BOUNDS['ess_per_chain'] * C.HIER_CHAINS} and no divergent transition")
+    if not good.empty:
+        text += (f"; the {len(good)} that met them: R-hat at most {good['h_rhat'].max():.3f}, "
+                 f"ESS at least {min(good['h_ess_bulk'].min(), good['h_ess_tail'].min()):.0f}")
+    if not bad.empty:
+        where = sorted({f"{a} vs {b} (over {n} datasets)" for a, b, n
+                        in zip(bad["a"], bad["b"], bad["hier_n"], strict=True)})
+        text += (f"; {len(bad)} did not and print ``not converged'' "
+                 f"({int(bad['h_divergent'].sum())} divergent transitions in all; R-hat at most "
+                 f"{bad['h_rhat'].max():.3f}): "
+                 + ", ".join(where).replace("_", "\\_"))
+    return text
 
 
 def majority_table(runs: pd.DataFrame, scores: pd.DataFrame, measures, baseline: str
@@ -1209,4 +1309,7 @@ def register(sub) -> None:
     p.add_argument("--reports", default="reports", help="reports directory (default: %(default)s)")
     p.add_argument("--seconds", help="the columns' measured seconds, CSV "
                    "(benchmarks/results/benchmark_columns_seconds.csv): the cost table")
+    p.add_argument("--columns", help="the columns, a template with {run} and {weighting} "
+                   "(data/benchmark/columns/{run}/{weighting}.csv): the datasets' training sizes "
+                   "and the gain-against-size figure")
     p.set_defaults(func=cmd_benchmark_report)

@@ -45,9 +45,10 @@ HIER_SEED = 0
 #: R-hat <= 1.01, bulk and tail ESS >= 100 per chain; no divergent transition). Measured on the
 #: benchmark's 30 declared rows (2026-12-02, benchmarks/results/hierarchical_diagnostics.json):
 #: baycomp's centred model at 0.8 gave R-hat up to 1.36, bulk ESS down to 9 and hundreds of
-#: divergences (measured 2026-12-01, not in that file: `--model centred` reruns it); non-centred at 0.95, R-hat <= 1.010 and ESS >= 147, divergences in 16 rows (up
-#: to 240); at 0.99, R-hat <= 1.004 and ESS >= 1,015, divergences in 8 rows: the 6 over 4
-#: datasets (9 to 25) and 2 over 15 (one each)
+#: divergences (measured 2026-12-01, not in that file: `--model centred` reruns it);
+#: non-centred at 0.95, R-hat <= 1.010 and ESS >= 147, divergences in 16 rows (up to 240); at
+#: 0.99, R-hat <= 1.004 and ESS >= 1,015, divergences in 8 rows: the 6 over 4 datasets (9 to 25)
+#: and 2 over 15 (one each)
 HIER_ADAPT_DELTA = 0.99
 HIER_BOUNDS = {"rhat": 1.01, "ess_per_chain": 100, "divergent": 0}
 #: the model: Corani et al.'s, non-centred (the file's header says why)

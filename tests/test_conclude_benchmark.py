@@ -184,7 +184,8 @@ def test_valid_runs_are_read_with_every_declared_split(bench):
     from termweight.experiments.benchmark import read_report_inputs
 
     params = load_params(bench / "params.yaml")
-    args = argparse.Namespace(runs=_report_argv(bench)[4], seconds=str(bench / "seconds.csv"))
+    args = argparse.Namespace(runs=_report_argv(bench)[4], seconds=str(bench / "seconds.csv"),
+                              columns=None)
     runs, cost = read_report_inputs(args, params, params["benchmark"]["measures"])
     assert len(runs) == len(LEARNERS) * len(WEIGHTINGS) * 7
     per = runs[runs["learner"] == "mnb"].groupby("dataset")["split"].nunique()

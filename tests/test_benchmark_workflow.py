@@ -156,6 +156,123 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_pat
     assert (mix >= 0).all() and (mix.sum(axis=1) > 0).all()
 
 
+def _column(project, tmp_path, encoding, corpus="data/corpus/tr23",
+            stats="data/benchmark/stats/bench_tr23/{split}.npz"):
+    """``benchmark-column`` of tr23's split r0f1 with LinearSVC, in this process."""
+    from termweight import cli
+
+    return cli.main(["benchmark-column", "--params", str(project / "params.yaml"), "--exp",
+                     "bench_tr23", "--encoding", encoding, "--learner", "linearsvc", "--names",
+                     "r0f1", "--jobs", "1", "--corpus", str(project / corpus), "--split",
+                     str(project / "data/benchmark/splits/bench_tr23/{split}.npz"), "--stats",
+                     str(project / stats), "--out", str(tmp_path / "c.csv")])
+
+
+@pytest.mark.parametrize("encoding", ["tfidf", "tf-delta_idf"])
+def test_the_column_step_encodes_every_inner_fold_from_its_rows(project, tmp_path, monkeypatch,
+                                                                  encoding):
+    """The production path (``benchmark-column``, run in this process) encodes each inner fold
+    from its inner-training rows: a column step that stopped passing ``fold_encoder`` fails here
+    for an unsupervised weighting (idf of the fold's rows; nothing would warn) as for a
+    supervised one (``FoldLeakageWarning`` is an error)."""
+    import warnings
+
+    from termweight.learners.protocol import FoldLeakageWarning
+    from termweight.splits import Split
+    from termweight.steps import features
+
+    real, seen = features.fold_encoder, []
+
+    def spy(X, Y, enc, learned=None):
+        inner = real(X, Y, enc, learned)
+
+        def encode_fold(tr, va):
+            seen.append((X.shape[0], np.asarray(tr), np.asarray(va)))
+            return inner(tr, va)
+
+        return encode_fold
+
+    monkeypatch.setattr(features, "fold_encoder", spy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FoldLeakageWarning)
+        assert _column(project, tmp_path, encoding) == 0
+    n_train = Split.load(project / "data/benchmark/splits/bench_tr23/r0f1.npz").train.size
+    folds = SMALL_BENCHMARK["tuning"]["folds"]
+    # each inner fold encoded once (the grid's values share it), on the split's training rows
+    assert len(seen) == folds, len(seen)
+    assert all(n == n_train for n, _, _ in seen)
+    assert all(np.intersect1d(tr, va).size == 0 for _, tr, va in seen)
+    assert np.array_equal(np.sort(np.concatenate([va for *_, va in seen])), np.arange(n_train))
+
+
+def test_a_column_step_that_drops_fold_encoder_raises(project, tmp_path, monkeypatch):
+    """If the column step stopped passing ``fold_encoder``, its tuned fit would reuse weights of
+    all the training rows in the inner folds: every CLI step makes that warning an error (here
+    with the warning filters as a user's, not this suite's, would be)."""
+    import warnings
+
+    from termweight.learners.protocol import FoldLeakageWarning
+    from termweight.steps import features
+
+    monkeypatch.setattr(features, "fold_encoder", lambda *a, **k: None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        with pytest.raises(FoldLeakageWarning):
+            _column(project, tmp_path, "tf-delta_idf")
+
+
+def test_benchmark_column_on_shuffled_labels_scores_its_inner_folds_at_chance(
+        project, tmp_path, monkeypatch):
+    """``benchmark-column`` itself on tr23 with its labels shuffled: the inner folds' scores (what
+    chooses C) of a supervised weighting stay at chance, where the same folds scored with the
+    weights of all the training rows look far better than chance."""
+    import dataclasses
+
+    from termweight import cli, scoring
+    from termweight.corpus import Corpus
+    from termweight.learners import protocol as proto
+    from termweight.settings import protocol_of
+    from termweight.splits import Split
+    from termweight.statistics import term_stats
+    from termweight.steps.column import read_settings
+    from termweight.steps.features import encode_split
+    from termweight.weighting import needed_scores
+
+    corpus = Corpus.load(project / "data/corpus/tr23")
+    Y = corpus.Y[np.random.default_rng(0).permutation(corpus.n_docs)]
+    dataclasses.replace(corpus, Y=Y).save(tmp_path / "corpus")
+    stats = str(tmp_path / "stats/{split}.npz")
+    assert cli.main(["stats", "--params", str(project / "params.yaml"), "--exp", "bench_tr23",
+                     "--corpus", str(tmp_path / "corpus"), "--names", "r0f1", "--split",
+                     str(project / "data/benchmark/splits/bench_tr23/{split}.npz"),
+                     "--out", stats]) == 0
+    real, seen = proto.cv_scores, []
+
+    def spy(*a, **k):
+        out = real(*a, **k)
+        seen.append(out[1])
+        return out
+
+    monkeypatch.setattr(proto, "cv_scores", spy)
+    assert _column(project, tmp_path, "tf-delta_idf", tmp_path / "corpus", stats) == 0
+    (clean,) = seen
+    # the leak: the same inner folds, chi2 weights from all the split's training rows
+    split = Split.load(project / "data/benchmark/splits/bench_tr23/r0f1.npz", n_docs=corpus.n_docs)
+    cols = np.flatnonzero(np.diff(corpus.X[split.train].tocsc().indptr) > 0)
+    st = term_stats(corpus.X[split.train][:, cols], Y[split.train])
+    enc = encode_split(corpus.X[:, cols], Y, split,
+                       {m: scoring.score(m, st) for m in needed_scores(["tf-delta_idf"])},
+                       "tf-delta_idf")
+    protocol = protocol_of(read_settings(project / "data/benchmark/settings.json"))
+    with pytest.warns(proto.FoldLeakageWarning):
+        _, leaky, _ = real("linearsvc", enc["X_train"], enc["Y_train"], enc["col_weights"],
+                           protocol)
+    # measured (seed 0): inner macro-F1 at most 0.118 from the fold's own rows, up to 0.283
+    # with the leak; 1/k = 0.167 for tr23's 6 classes
+    chance = 1 / Y.shape[1]
+    assert clean.max() < chance < leaky.max(), (clean, leaky, chance)
+
+
 def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
     res = run(["snakemake", "--cores", "2", "benchmark", "-n"], project)
     assert "Nothing to be done" in res.stdout + res.stderr

@@ -20,12 +20,15 @@ import os
 import sys
 import textwrap
 import time
+import warnings
 from pathlib import Path
 
 from termweight.clihelp import STEPS_TITLE, USER_COMMANDS, WIDTH, WORKFLOW_MODULES  # noqa: F401
 from termweight.errors import TermweightError, one_line, os_error_line
 
 log = logging.getLogger("termweight")
+#: the start of FoldLeakageWarning's message (termweight.learners.protocol.cv_scores)
+LEAKAGE_MESSAGE = "inner folds reuse col_weights"
 
 
 USAGE = "termweight [-h] [--version] [--log LOG] [-v] <command> ..."
@@ -151,6 +154,11 @@ def _main(argv=None) -> int:
         from termweight import parallel
 
         parallel.LABEL = f"termweight {args.command}"  # progress lines of long steps
+        # a tuned fit whose inner folds would reuse statistics of all the training rows (their
+        # validation rows included) raises in every step and its forked workers; the library
+        # itself warns (learners.protocol.FoldLeakageWarning, matched by its message so that
+        # start-up does not import scikit-learn)
+        warnings.filterwarnings("error", message=LEAKAGE_MESSAGE)
         status = args.func(args)
     except TermweightError as exc:
         return _fail(args, str(exc))

@@ -6,7 +6,11 @@ A paper is a package (or a module) of ``termweight.experiments`` that calls ``de
 ``reports/metrics/<name>.json``), its title, where it stands in the report, the README's rows, and
 how its headline numbers are read. Everything that lists the papers (the report's sections and
 summary table, the README's results, ``reports/headlines.json``, ``list experiments``, the PDF's
-generated files) reads ``papers``. A paper PACKAGE can also hold, beside its ``__init__.py``:
+generated files) reads ``papers``, except four places that still name papers' ``params.yaml``
+sections (issue #66): the datasets each paper needs (``termweight.pipeline.dvcyaml``), Forman's
+and Mukras's split protocols (``termweight.config``), the datasets the benchmark shares with
+Forman and Kim (``termweight.experiments.benchmark``) and the ``run`` command's help
+(``termweight.steps.workflow``). A paper PACKAGE can also hold, beside its ``__init__.py``:
 
 - ``stages.yaml``: its steps, declared as in ``workflow/stages.yaml``; ``dvc.yaml`` gets them, and
   Snakemake builds its rules from them (``workflow/rules/declared.smk``);

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
+import tracemalloc
 
 import pytest
 import yaml
@@ -46,10 +46,12 @@ def test_aliases_are_refused_by_both_loaders(tmp_path, monkeypatch, kind, loader
         monkeypatch.setattr(config, "_FastLoader", config.StrictLoader)
     path = tmp_path / "params.yaml"
     path.write_text(alias_bomb(kind), encoding="utf-8")
-    t0 = time.perf_counter()
+    tracemalloc.start()
     with pytest.raises(ConfigError) as err:
         config.read_yaml(path)
-    assert time.perf_counter() - t0 < 2
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 20e6, peak  # refused before expanding (no timing asserted: memory is exact)
     assert str(err.value) == (f"{path}:{FIRST_ALIAS_LINE}: YAML aliases (*l0) are not allowed "
                               "(they can expand to billions of values): repeat the value instead")
     with pytest.raises(yaml.YAMLError, match=r"aliases \(\*l0\)"):
@@ -145,13 +147,15 @@ def test_seed_out_of_numpys_range_through_the_entry_point(workdir):  # noqa: F81
 
 
 def test_split_names_refuses_before_building_the_list():
-    t0 = time.perf_counter()
+    tracemalloc.start()
     with pytest.raises(ConfigError, match=r"^folds x repeats = 1000000 x 1000 = 1000000000 splits, "
                                           r"more than 1000$"):
         split_names({"type": "kfold", "folds": 10**6, "repeats": 1000})
     with pytest.raises(ConfigError, match=r"^repeats = 1001 splits, more than 1000$"):
         split_names({"type": "random", "repeats": 1001})
-    assert time.perf_counter() - t0 < 0.1
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 1e6, peak  # a list of a billion names was never built
     assert len(split_names({"type": "kfold", "folds": 10, "repeats": 100})) == 1000
     assert split_names({"type": "balanced", "repeats": 2}) == ["r0", "r1"]
 
@@ -172,7 +176,7 @@ def test_split_count_within_maxima_is_refused_with_its_key(workdir, capsys, monk
     ("folds", ": experiments/slice/protocol/folds: 1000000 is greater than the maximum of 100"),
 ])
 def test_snakemake_dry_run_refuses_quickly(tmp_path, content, expected):
-    """A real ``snakemake -n``: one line naming params.yaml, exit 2, in seconds (before: a 1 KB
+    """A real ``snakemake -n``: one line naming params.yaml, exit 2 (before: a 1 KB
     dict-alias bomb reached 2.7 GB in Snakemake's config merge; folds 10**6 hung)."""
     project = make_project(tmp_path / "p", {}, dvc_yaml=False)
     good = (project / "params.yaml").read_text(encoding="utf-8")
@@ -183,10 +187,8 @@ def test_snakemake_dry_run_refuses_quickly(tmp_path, content, expected):
         assert "folds: 4\n" in good  # make_project keeps the repository's experiment slice
         text = good.replace("folds: 4\n", "folds: 1000000\n", 1)
     (project / "params.yaml").write_text(text, encoding="utf-8")
-    t0 = time.perf_counter()
+    # the timeout stops a hang; no duration is asserted (a loaded machine is slower)
     res = run(["snakemake", "-n", "--cores", "1"], project, check=False, timeout=120)
-    took = time.perf_counter() - t0
     assert res.returncode == 2, res.stderr[-2000:]
     line = res.stderr.strip()
     assert "\n" not in line and line.startswith(f"termweight: config error: params.yaml{expected}"), line
-    assert took < 30, took

@@ -77,6 +77,13 @@ def test_tokens_and_labels_cannot_break_fasttexts_format():
     assert reference._line("one\ttwo\n three") == "one two three"
 
 
+def test_a_trivial_fit_warns():
+    from termweight.learners import TrivialModelWarning
+
+    with pytest.warns(TrivialModelWarning, match="FastTextClassifier fitted a trivial model"):
+        FastTextClassifier(epoch=1, lr=0.001).fit(["a b", "c d", "a c"] * 3, [0, 1, 1] * 3)
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="2 documents but 3 labels"):
         FastTextClassifier().fit(["a", "b"], [0, 1, 1])

@@ -1297,6 +1297,9 @@ def register(sub) -> None:
     from termweight.steps.column import register as register_column
 
     register_column(sub)  # one weighting's column: the grid's jobs (termweight.steps.column)
+    from termweight.steps.reference import register as register_reference
+
+    register_reference(sub)  # fastText from scratch: the reference outside term weighting
     p = sub.add_parser("benchmark-report", help="the benchmark's statistics, leaderboards, CD "
                        "diagrams and heat maps (docs/benchmark.md)",
                        description=__doc__.splitlines()[0],

@@ -19,6 +19,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.preprocessing import LabelEncoder
 from sklearn.utils.validation import check_is_fitted
 
+from termweight.learners._checks import warn_if_trivial
+
 LABEL = "__label__"
 
 
@@ -129,6 +131,9 @@ class FastTextClassifier(ClassifierMixin, BaseEstimator):
                 verbose=0)
         finally:
             os.unlink(path)
+        # one class for every training document: say so (more epochs, a higher rate)
+        warn_if_trivial("FastTextClassifier", Y, self.predict(docs), hint="more epochs or a "
+                        "higher lr")
         return self
 
     def predict_proba(self, X) -> np.ndarray:

@@ -1300,8 +1300,7 @@ def register(sub) -> None:
     from termweight.steps.reference import register as register_reference
 
     register_reference(sub)  # fastText from scratch: the reference outside term weighting
-    p = sub.add_parser("benchmark-report", help="the benchmark's statistics, leaderboards, CD "
-                       "diagrams and heat maps (docs/benchmark.md)",
+    p = sub.add_parser("benchmark-report", help="the benchmark's statistics, tables and figures",
                        description=__doc__.splitlines()[0],
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--params", required=True, help="params.yaml (its benchmark: section)")

@@ -34,8 +34,7 @@ EPOCHS = (25, 50, 100)
 
 def register(sub) -> None:
     """``benchmark-reference`` (registered with the benchmark's commands)."""
-    p = sub.add_parser("benchmark-reference", help="the benchmark: fastText trained from scratch "
-                       "on each split, the reference outside term weighting",
+    p = sub.add_parser("benchmark-reference", help="the benchmark: fastText, the reference row",
                        description=common.first_line(__doc__))
     p.add_argument("--corpus", required=True, help=common.CORPUS_HELP)
     p.add_argument("--split", required=True, help=common.SPLIT_HELP)

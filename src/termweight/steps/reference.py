@@ -89,10 +89,11 @@ def choose_epochs(docs, Y, epochs, protocol, seed: int) -> tuple[int, list[float
 
     single = is_single_label(Y)
     L = sp.csr_matrix(Y)
+    folds = inner_folds(L, protocol.inner_folds, protocol.seed)  # the same folds for every value
     scores = []
     for e in epochs:
         total = 0.0
-        for tr, va in inner_folds(L, protocol.inner_folds, protocol.seed):
+        for tr, va in folds:
             model = FastTextClassifier(epoch=e, seed=seed).fit([docs[i] for i in tr],
                                                                _labels_for_fit(L[tr]))
             D = _decisions(model, [docs[i] for i in va], L.shape[1])

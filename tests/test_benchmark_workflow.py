@@ -394,3 +394,70 @@ def test_the_pdf_section_shows_every_configured_learner(project):
                     "Friedman test per learner and measure", "What unit-length rows change"):
         assert caption in section, caption
     assert "[?" not in section and "not generated yet" not in section
+
+
+def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_path):
+    """``benchmark.curves``: each listed weighting's column again on nested subsamples of tr23's
+    first split (r0f0, no standard split); 100% is that split's rows of the benchmark's column;
+    a subsample's rows are what ``benchmark-column`` gives on that subsample's split; nothing of
+    the grid reruns."""
+    import yaml
+
+    from termweight import cli
+    from termweight.corpus import Corpus
+    from termweight.splits import Split
+    from termweight.subsample import learning_curve_splits
+
+    root = copy_project(project, tmp_path / "curves")
+    before = digests(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["benchmark"]["controls"] = ["tfidf"]
+    params["benchmark"]["curves"] = {"datasets": ["tr23"], "fractions": [0.5], "repeats": 2,
+                                     "weightings": ["tfidf", "tf-delta_idf"]}
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
+    assert jobs["benchmark_curves_column"] == "2" and jobs["benchmark_curves"] == "1"
+    assert not any(k.startswith(("benchmark_column", "benchmark_aggregate")) for k in jobs), jobs
+    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    after = digests(root)
+    assert all(after[k] == before[k] for k in before if "/columns/" in k)
+    table = pd.read_csv(root / "reports/tables/benchmark_curves.csv")
+    assert sorted(table["fraction"].unique()) == [0.5, 1.0]
+    assert set(table.loc[table["fraction"] == 0.5, "repeats"]) == {2}
+    assert set(table.loc[table["fraction"] == 1.0, "repeats"]) == {1}
+    assert len(table) == 2 * 3 * 2  # fractions x learners x weightings
+    # 100%: the benchmark's own score of split r0f0
+    for learner in SMALL_BENCHMARK["learners"]:
+        runs = pd.read_csv(root / f"data/benchmark/results/bench_tr23/{learner}/runs.csv")
+        runs = runs[runs["split"] == "r0f0"].set_index("encoding")
+        single = runs["single_label"].astype(str).str.lower() == "true"
+        headline = np.where(single, runs["top1_macro_f1"], runs["macro_f1"])
+        full = table[(table["fraction"] == 1.0) & (table["learner"] == learner)]
+        for w, score in zip(full["weighting"], full["score"], strict=True):
+            assert score == pytest.approx(headline[list(runs.index).index(w)], abs=1e-6)
+    # gains are over the stronger control (here the one control): tfidf's are 0
+    assert np.allclose(table.loc[table["weighting"] == "tfidf", "gain"], 0)
+    # a subsample's rows: benchmark-column on that subsample's split and statistics
+    corpus = Corpus.load(root / "data/corpus/tr23")
+    base = Split.load(root / "data/benchmark/splits/bench_tr23/r0f0.npz")
+    sub = learning_curve_splits(base, corpus.Y, [0.5], 2, int(params.get("seed", 0)))[1]
+    assert sub.name == "p50r1" and sub.train.size < base.train.size
+    sub.save(tmp_path / "p50r1.npz")
+    assert cli.main(["stats", "--corpus", str(root / "data/corpus/tr23"), "--names", "p50r1",
+                     "--split", str(tmp_path / "{split}.npz"),
+                     "--out", str(tmp_path / "{split}.stats.npz")]) == 0
+    assert cli.main(["benchmark-column", "--params", str(root / "params.yaml"), "--exp",
+                     "bench_tr23", "--encoding", "tf-delta_idf", "--names", "p50r1", "--jobs", "1",
+                     "--corpus", str(root / "data/corpus/tr23"),
+                     "--split", str(tmp_path / "{split}.npz"),
+                     "--stats", str(tmp_path / "{split}.stats.npz"),
+                     "--settings", str(root / "data/benchmark/settings.json"),
+                     "--out", str(tmp_path / "direct.csv")]) == 0
+    direct = pd.read_csv(tmp_path / "direct.csv")
+    curve = pd.read_csv(root / "data/benchmark/curves/columns/bench_tr23/tf-delta_idf.csv")
+    curve = curve[curve["split"] == "p50r1"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(curve, direct)
+    tex = (root / "reports/tables/benchmark_curves.tex").read_text()
+    assert "tab:benchmark_curves" in tex and "50\\%" in tex and "100\\%" in tex
+    assert (root / "reports/figures/benchmark_curves.pdf").exists()

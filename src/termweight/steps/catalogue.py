@@ -204,8 +204,8 @@ def cmd_version(args) -> None:
 
 def register(sub) -> None:
     """``list`` and ``version``."""
-    p = sub.add_parser("list", help="the datasets (and whether their files are here), metrics, "
-                       "encodings, learners or experiments, one line each",
+    p = sub.add_parser("list", help="datasets (and whether their files are here), metrics, "
+                       "encodings, learners or experiments",
                        description="Print one line per dataset, metric, encoding, learner or "
                        "experiment (with the paper targets). Only 'experiments' reads a params "
                        "file, and lists the papers without one.")

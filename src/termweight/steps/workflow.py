@@ -98,8 +98,7 @@ def register(sub) -> None:
                    "folder above it with a Snakefile and a params.yaml)")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("dvc-yaml", help="generate dvc.yaml from workflow/stages.yaml and "
-                       "params.yaml (the code dependencies derived from the imports)",
+    p = sub.add_parser("dvc-yaml", help="dvc.yaml from workflow/stages.yaml and params.yaml",
                        description=cmd_dvc_yaml.__doc__)
     p.add_argument("--root", default=".", help="the checkout (default: %(default)s)")
     p.add_argument("--check", action="store_true",

@@ -461,3 +461,39 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
     tex = (root / "reports/tables/benchmark_curves.tex").read_text()
     assert "tab:benchmark_curves" in tex and "50\\%" in tex and "100\\%" in tex
     assert (root / "reports/figures/benchmark_curves.pdf").exists()
+
+
+def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_path):
+    """``benchmark.reference: true``: a fastText column per dataset and the report's table and
+    sentence, fastText's difference from each learner's best weighting over the datasets."""
+    import yaml
+
+    root = copy_project(project, tmp_path / "reference")
+    before = digests(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["benchmark"]["reference"] = True
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
+    assert jobs == {**{f"benchmark_reference_bench_{d}": "1" for d in ("tr11", "tr12", "tr23")},
+                    "benchmark_reference_report": "1", "benchmark": "1",
+                    "benchmark_report": "1"}, jobs  # it reads the whole benchmark: section
+    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    after = digests(root)
+    assert all(after[k] == before[k] for k in before if "/columns/" in k)
+    table = pd.read_csv(root / "reports/tables/benchmark_reference.csv")
+    m = json.loads((root / "reports/metrics/benchmark.json").read_text())
+    assert sorted(table["dataset"].unique()) == ["tr11", "tr12", "tr23"]
+    for learner, c in m["conclusions"].items():
+        best = table[(table["learner"] == learner) & (table["against"] == "best")]
+        assert set(best["weighting"]) == {c["datasets"]["best"]}
+    assert np.allclose(table["diff"], table["fasttext"] - table["score"], atol=2e-6)  # 6 places
+    ft = pd.read_csv(root / "data/benchmark/reference/bench_tr23/fasttext.csv")
+    assert set(ft["learner"]) == {"fasttext"}
+    summ = json.loads((root / "reports/metrics/benchmark_reference.json").read_text())["summary"]
+    assert [(r["learner"], r["against"]) for r in summ] == [
+        (lr, a) for lr in SMALL_BENCHMARK["learners"] for a in ("best", "control")]
+    assert all(r["datasets"] == 3 and 0 <= r["wins"] <= 3 for r in summ)
+    macro = (root / "reports/macros/benchmark_reference.tex").read_text()
+    assert "\\newcommand{\\BenchReference}{Epochs from 25, 50, 100. fastText minus" in macro
+    assert "; logistic regression: \\texttt{" in macro

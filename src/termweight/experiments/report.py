@@ -832,8 +832,7 @@ def register(sub) -> None:
     p.add_argument("--root", default=".", help="project root (default: %(default)s)")
     p.set_defaults(func=cmd_provenance)
 
-    p = sub.add_parser("report-summary", help="the README's results table (Markdown) from "
-                       "reports/metrics and the published numbers",
+    p = sub.add_parser("report-summary", help="the README's results table, from reports/metrics",
                        description="Print the results-at-a-glance table, or write it into the "
                        "README's results block.\n\nexample:\n  python -m termweight report-summary "
                        "--readme README.md", formatter_class=argparse.RawDescriptionHelpFormatter)

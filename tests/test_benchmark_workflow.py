@@ -463,6 +463,71 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
     assert (root / "reports/figures/benchmark_curves.pdf").exists()
 
 
+def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp_path):
+    """``benchmark.second_seed``: every weighting's column again on folds drawn with another
+    seed (tr11's own protocol seed replaced too); a column's rows are what ``benchmark-column``
+    gives on those splits; the report's rho and tops are those of the two columns' scores;
+    nothing of the grid reruns."""
+    import yaml
+
+    from termweight import cli
+    from termweight.corpus import Corpus
+    from termweight.experiments.seed import agreement, load_scores, seed_config
+    from termweight.splits import make_splits
+
+    root = copy_project(project, tmp_path / "seed")
+    before = digests(root)
+    params = yaml.safe_load((root / "params.yaml").read_text())
+    params["benchmark"]["second_seed"] = {"seed": int(params["seed"]) + 1,
+                                          "datasets": ["tr23", "tr11"]}
+    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
+    n = len(SMALL_BENCHMARK["weightings"])
+    assert jobs["benchmark_seed_column"] == str(2 * n) and jobs["benchmark_seed"] == "1"
+    assert not any(k.startswith(("benchmark_column", "benchmark_aggregate")) for k in jobs), jobs
+    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    after = digests(root)
+    assert all(after[k] == before[k] for k in before if "/columns/" in k)
+    # the folds differ from the grid's, and the column is benchmark-column on them
+    corpus = Corpus.load(root / "data/corpus/tr11")
+    protocol = SMALL_BENCHMARK["datasets"]["tr11"]["protocol"]
+    first = make_splits(protocol, corpus.Y, corpus.subset, seed=0)
+    second = make_splits({k: v for k, v in protocol.items() if k != "seed"}, corpus.Y,
+                         corpus.subset, seed=int(params["seed"]) + 1)
+    assert not np.array_equal(first[0].train, second[0].train)
+    for s in second:
+        s.save(tmp_path / f"{s.name}.npz")
+    names = [s.name for s in second]
+    assert cli.main(["stats", "--corpus", str(root / "data/corpus/tr11"), "--names", *names,
+                     "--split", str(tmp_path / "{split}.npz"),
+                     "--out", str(tmp_path / "{split}.stats.npz")]) == 0
+    assert cli.main(["benchmark-column", "--params", str(root / "params.yaml"), "--exp",
+                     "bench_tr11", "--encoding", "tf-bns", "--names", *names, "--jobs", "1",
+                     "--corpus", str(root / "data/corpus/tr11"),
+                     "--split", str(tmp_path / "{split}.npz"),
+                     "--stats", str(tmp_path / "{split}.stats.npz"),
+                     "--settings", str(root / "data/benchmark/settings.json"),
+                     "--out", str(tmp_path / "direct.csv")]) == 0
+    pd.testing.assert_frame_equal(
+        pd.read_csv(root / "data/benchmark/seed/columns/bench_tr11/tf-bns.csv"),
+        pd.read_csv(tmp_path / "direct.csv"))
+    # the report: its numbers are the agreement of the two column sets
+    cfg = seed_config(params)
+    learners = SMALL_BENCHMARK["learners"]
+    per, _ = agreement(
+        load_scores(cfg, str(root / "data/benchmark/columns/{run}/{weighting}.csv"),
+                    "headline_macro_f1", learners),
+        load_scores(cfg, str(root / "data/benchmark/seed/columns/{run}/{weighting}.csv"),
+                    "headline_macro_f1", learners))
+    m = json.loads((root / "reports/metrics/benchmark_seed.json").read_text())
+    assert m["learners"] == json.loads(json.dumps(per))
+    assert -1 <= m["learners"]["linearsvc"]["rho_mean_ranks"] <= 1
+    tex = (root / "reports/tables/benchmark_seed.tex").read_text()
+    assert "tab:benchmark_seed" in tex and f"seed {int(params['seed']) + 1}" in tex
+    assert "mean ranks agree between seeds" in (root / "reports/macros/benchmark_seed.tex").read_text()
+
+
 def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_path):
     """``benchmark.reference: true``: a fastText column per dataset and the report's table and
     sentence, fastText's difference from each learner's best weighting over the datasets."""

@@ -309,7 +309,7 @@ def test_select_and_fit_outputs_do_not_depend_on_jobs(tmp_path):
         pd.testing.assert_frame_equal(frame, out["2"][name])
 
 
-# --- the claims (kim_report.kim_claims) and the convergence / raw-tf additions -------------------
+# --- the claims (kim.claims.kim_claims) and the convergence / raw-tf additions -------------------
 
 def test_tf_norm_none_keeps_eq1_raw_counts():
     X, Y, _ = _corpus()
@@ -361,7 +361,7 @@ def test_fit_records_liblinear_passes():
 
 
 def test_verdict_rule_flips():
-    from termweight.experiments.kim.report import paired, verdict_better
+    from termweight.experiments.kim.claims import paired, verdict_better
 
     a = np.array([0.90, 0.91, 0.92, 0.90, 0.93])
     assert verdict_better(paired(a + 0.02 + 0.001 * np.arange(5), a, 1.0)) == "reproduced"
@@ -374,7 +374,7 @@ def test_verdict_rule_flips():
 def test_overlapping_splits_are_tested_with_the_corrected_t():
     """Ten 50/50 splits of one pool: a gain the plain paired t calls significant (p < 0.001) is
     not significant under Nadeau & Bengio's correction, so 'beats' falls back to partly."""
-    from termweight.experiments.kim.report import paired, split_ratio, verdict_better
+    from termweight.experiments.kim.claims import paired, split_ratio, verdict_better
 
     a = np.full(10, 0.90)
     d = np.array([0.004, 0.010, -0.002, 0.006, 0.009, 0.000, 0.008, 0.002, 0.007, 0.001])
@@ -410,7 +410,8 @@ def _fits_for(keys, n=2):
 
 
 def _claims(values, kim=None):
-    from termweight.experiments.kim.report import PUBLISHED, kim_claims
+    from termweight.experiments.kim.claims import kim_claims
+    from termweight.experiments.kim.report import PUBLISHED
 
     pub = json.loads(PUBLISHED.read_text())["tables"]
     kim = kim or {"datasets": {k: {"dataset": k} for k in values}, "minimax": {},
@@ -466,7 +467,8 @@ def test_claims_robustness_is_worst_case_regret():
 
 
 def test_claims_efficient_solution_flips_on_the_subgradient_excess():
-    from termweight.experiments.kim.report import PUBLISHED, kim_claims
+    from termweight.experiments.kim.claims import kim_claims
+    from termweight.experiments.kim.report import PUBLISHED
 
     values = {"r8": {**BASES, "mix-ch": 0.9, "mini-max": 0.88}}
     pub = json.loads(PUBLISHED.read_text())["tables"]
@@ -486,7 +488,7 @@ def test_claims_efficient_solution_flips_on_the_subgradient_excess():
 
 def test_micro_macro_gap_identity():
     """R' - R_micro = a (rbar_small - rbar_large), on our own counts."""
-    from termweight.experiments.kim.report import micro_macro_gap
+    from termweight.experiments.kim.claims import micro_macro_gap
 
     fits = _fits_for(["r8"])
     g = micro_macro_gap(fits, "r8")
@@ -540,7 +542,8 @@ def test_claims_on_macro_f_and_the_worst_base():
 def test_the_stripped_text_is_a_sensitivity_row_that_says_where_a_verdict_differs():
     """news20 (the text the paper points to) decides; news20_stripped is re-decided in its place
     and a verdict that differs is stated in the primary claim's result."""
-    from termweight.experiments.kim.report import PUBLISHED, kim_claims, text_sensitivity
+    from termweight.experiments.kim.claims import kim_claims, text_sensitivity
+    from termweight.experiments.kim.report import PUBLISHED
 
     values = {"r8": {**BASES, "mix-ch": 0.90, "mini-max": 0.86},
               "news20": {**BASES, "mix-ch": 0.83, "mini-max": 0.80},

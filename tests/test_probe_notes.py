@@ -12,7 +12,7 @@ RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
 
 def test_kim_sg_probe_rules_out_an_undertrained_solver_and_flips_when_the_order_matches():
-    from termweight.experiments.kim.report import sg_probe_note
+    from termweight.experiments.kim.claims import sg_probe_note
 
     probe = json.loads((RESULTS / "probe_kim_single_sg.json").read_text())
     note = sg_probe_note(probe, "r8")

@@ -344,8 +344,8 @@ def cmd_external_compare(args) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("external-compare", help="published tables of others against our run of "
-                       "their protocol (docs/benchmark.md)", description=__doc__.splitlines()[0],
+    p = sub.add_parser("external-compare", help="others' published tables, run here",
+                       description=__doc__.splitlines()[0],
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--raw-20news", required=True,
                    help="the fetched 20 Newsgroups bydate directory (data/raw/20news)")

@@ -182,8 +182,8 @@ def cmd_benchmark_sensitivity(args) -> None:
 
 def register(sub) -> None:
     p = sub.add_parser("sensitivity-compare",
-                       help="the benchmark's sensitivity study: what unit-length rows change "
-                       "(docs/benchmark.md)", description=__doc__.splitlines()[0],
+                       help="what unit-length rows change (the sensitivity study)",
+                       description=__doc__.splitlines()[0],
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--params", required=True,
                    help="params.yaml (its benchmark: section, with sensitivity:)")

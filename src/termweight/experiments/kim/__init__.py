@@ -20,7 +20,8 @@ one arrow each):
   cutting-plane solver. (Its time axis is measured, so that figure is not byte-reproducible.)
 - ``kim-report`` (``termweight.experiments.kim.report``): Tables 1-3 (mean +- sd over the
   runs) with the published numbers beside ours,
-  the per-problem F figure, the convergence figure, ``reports/metrics/kim.json`` and the macros.
+  the per-problem F figure, the convergence figure, ``reports/metrics/kim.json`` and the macros;
+  the claims and their verdicts are ``termweight.experiments.kim.claims``.
 
 Representation (documented choices; the paper gives no detail): ``x = tf / ||tf||_2`` (cosine
 length normalisation of the term counts, over the terms present in the split's training rows;

@@ -2,6 +2,8 @@
 learner's grid, the inner cross-validated score there and one and two (``--decades``) decades beyond.
 
     python benchmarks/probe_grid_edges.py [--per-learner 40] [--out benchmarks/results/grid_edges.json]
+    python benchmarks/probe_grid_edges.py --per-dataset 8 --datasets reuters21578 r52 amazon_beauty
+
 
 Reads the committed columns (``data/benchmark/columns``: each run's chosen ``value``) and, for a
 seeded sample of the runs that chose an end of the grid (per learner), rebuilds that split's
@@ -12,6 +14,12 @@ Run ``snakemake data/benchmark/stats/bench_<dataset>`` first for the datasets sa
 script builds what is missing). It writes, per learner: the runs at each end, the sample, and
 the gain of the best value beyond the edge over the edge's inner score (mean, quantiles, the
 share above 0.001 and above the ROPE), with the seconds the extra fits took.
+
+``--per-dataset N`` stratifies the sample instead: N runs at each end per dataset (all of them
+where fewer), so that the datasets where many runs sit at an edge (Reuters-21578, R52,
+amazon_beauty) are probed by name, and the summary is also given per dataset. A probe whose fits
+stop at the iteration cap is fitted again with ten times the cap (``refit``: its scores, gain and
+the fits still unconverged), so an unconverged fit is either converged or reported.
 """
 
 from __future__ import annotations
@@ -65,14 +73,39 @@ def probe(row, protocol, beyond) -> dict:
     t0 = time.perf_counter()
     values, s, unconverged = P.cv_scores(row.learner, enc["X_train"], enc["Y_train"],
                                          enc.get("col_weights"), p, inner)
-    edge = float(s[list(values).index(row.value)])
-    return {"dataset": row.dataset, "weighting": row.weighting, "split": row.split,
-            "edge": row.value, "edge_score": edge,
-            "beyond": {f"{v:g}": float(x) for v, x in zip(values, s, strict=True)
-                       if v != row.value},
-            "gain": float(max(x for v, x in zip(values, s, strict=True) if v != row.value)
-                          - edge),
-            "unconverged": int(unconverged), "seconds": round(time.perf_counter() - t0, 2)}
+    out = {"dataset": row.dataset, "weighting": row.weighting, "split": row.split,
+           "edge": row.value, **_gain(values, s, row.value), "unconverged": int(unconverged)}
+    if unconverged:  # fitted again with ten times the cap: converged, or reported as not
+        p10 = P.Protocol(normalize=p.normalize, inner_folds=p.inner_folds,
+                         max_iter=10 * p.max_iter, tol=p.tol, seed=p.seed,
+                         learner_grids=p.learner_grids)
+        values, s, still = P.cv_scores(row.learner, enc["X_train"], enc["Y_train"],
+                                       enc.get("col_weights"), p10, inner)
+        out["refit"] = {"max_iter": 10 * p.max_iter, **_gain(values, s, row.value),
+                        "unconverged": int(still)}
+    out["seconds"] = round(time.perf_counter() - t0, 2)
+    return out
+
+
+def _gain(values, s, edge_value) -> dict:
+    """The edge's inner score, each value beyond it, and the best one's gain over the edge."""
+    edge = float(s[list(values).index(edge_value)])
+    beyond = {f"{v:g}": float(x) for v, x in zip(values, s, strict=True) if v != edge_value}
+    return {"edge_score": edge, "beyond": beyond, "gain": max(beyond.values()) - edge}
+
+
+def summary(probes: list[dict]) -> dict:
+    """Gains of a set of probes (the refit's where a probe was fitted again)."""
+    gains = np.array([p.get("refit", p)["gain"] for p in probes])
+    return {"sampled": len(probes), "mean_gain": float(gains.mean()),
+            "quantiles": {q: float(np.quantile(gains, float(q))) for q in ("0.1", "0.5", "0.9")},
+            "max_gain": float(gains.max()),
+            "share_gain_above_0.001": float((gains > 0.001).mean()),
+            "share_gain_above_rope_0.01": float((gains > 0.01).mean()),
+            "unconverged": sum(p["unconverged"] > 0 for p in probes),
+            "unconverged_after_refit": sum(p.get("refit", {}).get("unconverged", 0) > 0
+                                           for p in probes),
+            "seconds": round(sum(p["seconds"] for p in probes), 1)}
 
 
 def main() -> None:
@@ -83,12 +116,18 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--decades", type=int, default=2, help="how many decades beyond the edge")
     ap.add_argument("--learners", nargs="*", help="only these learners (default: all)")
+    ap.add_argument("--per-dataset", type=int,
+                    help="stratified: this many runs at each end per dataset (not --per-learner)")
+    ap.add_argument("--datasets", nargs="*", help="only these datasets (default: all)")
     ap.add_argument("--out", default="benchmarks/results/grid_edges.json")
     args = ap.parse_args()
     settings = json.loads((REPO / "data/benchmark/settings.json").read_text())
     protocol = protocol_of(settings)
     runs = chosen_runs()
+    if args.datasets:
+        runs = runs[runs["dataset"].isin(args.datasets)]
     out = {"what": __doc__.splitlines()[0], "date": datetime.now(UTC).date().isoformat(),
+           "per_dataset": args.per_dataset, "datasets": args.datasets,
            "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
                                     capture_output=True).stdout.strip(), "learners": {}}
     for learner, g in runs.groupby("learner"):
@@ -102,7 +141,12 @@ def main() -> None:
         for end, sub in at.items():
             if sub.empty:
                 continue
-            sample = sub.sample(n=min(args.per_learner, len(sub)), random_state=args.seed)
+            if args.per_dataset:  # stratified: every dataset at that end, by name
+                sample = pd.concat([d.sample(n=min(args.per_dataset, len(d)),
+                                             random_state=args.seed)
+                                    for _, d in sub.groupby("dataset", sort=True)])
+            else:
+                sample = sub.sample(n=min(args.per_learner, len(sub)), random_state=args.seed)
             edge = top if end == "top" else bottom
             beyond = tuple(edge * 10.0**(k if end == "top" else -k)
                            for k in range(1, args.decades + 1))
@@ -110,15 +154,13 @@ def main() -> None:
             subprocess.run(["snakemake", *needed, "--cores", "2", "--quiet", "all"], cwd=REPO,
                            check=True)
             probes = [probe(r, protocol, beyond) for r in sample.itertuples()]
-            gains = np.array([p["gain"] for p in probes])
-            rec[end] = {"sampled": len(probes), "mean_gain": float(gains.mean()),
-                        "quantiles": {q: float(np.quantile(gains, float(q)))
-                                      for q in ("0.1", "0.5", "0.9")},
-                        "max_gain": float(gains.max()),
-                        "share_gain_above_0.001": float((gains > 0.001).mean()),
-                        "share_gain_above_rope_0.01": float((gains > 0.01).mean()),
-                        "seconds": round(sum(p["seconds"] for p in probes), 1),
-                        "probes": probes}
+            rec[end] = {**summary(probes), "probes": probes}
+            if args.per_dataset:
+                rec[end]["datasets"] = {
+                    d: {"runs_at_end": int((sub["dataset"] == d).sum()),
+                        "runs": int((g["dataset"] == d).sum()),
+                        **summary([p for p in probes if p["dataset"] == d])}
+                    for d in sorted(sample["dataset"].unique())}
         out["learners"][learner] = rec
         print(learner, {k: v for k, v in rec.items() if k in ("runs", "at_top", "at_bottom")},
               {e: {k: rec[e][k] for k in ("sampled", "mean_gain", "max_gain")}

@@ -10,11 +10,39 @@ from __future__ import annotations
 from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
 
+_CLASS = {"": "", "(-1)": " in class $-$1", "(+1)": " in class +1"}
+
+
+def _published_headlines(pub: dict) -> list:
+    """Table 1's mean l0 norms (one decimal, as printed) and Fig. 1's two features' l0 norms per
+    class (counts), labelled in words: l0 of a feature is the number of patterns where it is
+    non-zero (Sec. 3)."""
+    import re
+
+    from termweight.experiments.papers import Headline
+    from termweight.experiments.report import number
+
+    out = []
+    for key, v in sorted(pub.get("headline", {}).items()):
+        t = re.fullmatch(r"Table 1 (\w+) (\w+) mean l0(\(.1\))?", key)
+        f = re.fullmatch(r"Fig\. 1 Example1 feature (\d+) l0(\(.1\))", key)
+        if t:
+            label = (f"{t[1]} ({t[2]} patterns): mean over the features of l0, the patterns "
+                     f"where a feature is non-zero{_CLASS[t[3] or '']}")
+            out.append(Headline("ferreira", key, label, "Table 1", number(v), digits=1))
+        elif f:
+            label = (f"Example1 (2,000 training patterns), feature {f[1]}: l0, the patterns "
+                     f"where it is non-zero{_CLASS[f[2]]}")
+            out.append(Headline("ferreira", key, label, "Fig. 1, Sec. 3.2", number(v), digits=0))
+    return out
+
+
 PAPER = declare_paper(Paper(
     name="ferreira", title="Ferreira \\& Figueiredo (2010)", order=50,
     description="Ferreira & Figueiredo (2010): l0-norm feature selection against Fisher, random "
                 "projection, MIM, CMIM",
     readme_rows=("Table 1 Spam all mean l0", "Fig. 1 Example1 feature 6 l0(+1)"),
+    headlines=_published_headlines,
     claim_rules=(
         "A curve is summarised per replication by its mean test error over the grid of m; two "
         "methods are compared over the 10 replications, which draw their training rows from one"

@@ -460,6 +460,11 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
     pd.testing.assert_frame_equal(curve, direct)
     tex = (root / "reports/tables/benchmark_curves.tex").read_text()
     assert "tab:benchmark_curves" in tex and "50\\%" in tex and "100\\%" in tex
+    # the registered hypothesis names the declared comparisons' weightings: none declared here
+    reg = json.loads((root / "reports/metrics/benchmark_curves.json").read_text())["registered"]
+    assert reg["held"] == {}
+    assert ("\\texttt{learning-curves}): Supervised weights pay more on small training sets"
+            in (root / "reports/macros/benchmark_curves.tex").read_text())
     assert (root / "reports/figures/benchmark_curves.pdf").exists()
 
 
@@ -525,7 +530,12 @@ def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp
     assert -1 <= m["learners"]["linearsvc"]["rho_mean_ranks"] <= 1
     tex = (root / "reports/tables/benchmark_seed.tex").read_text()
     assert "tab:benchmark_seed" in tex and f"seed {int(params['seed']) + 1}" in tex
-    assert "mean ranks agree between seeds" in (root / "reports/macros/benchmark_seed.tex").read_text()
+    macro = (root / "reports/macros/benchmark_seed.tex").read_text()
+    assert "mean ranks agree between seeds" in macro
+    # the hypothesis registered before the run, decided by its rule (rho >= 0.9)
+    assert "Registered before the run (2026-12-03, \\texttt{second-seed})" in macro
+    assert m["registered"]["held"] == {k: v["rho_mean_ranks"] >= 0.9
+                                       for k, v in m["learners"].items()}
 
 
 def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_path):
@@ -561,4 +571,5 @@ def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_
     assert all(r["datasets"] == 3 and 0 <= r["wins"] <= 3 for r in summ)
     macro = (root / "reports/macros/benchmark_reference.tex").read_text()
     assert "\\newcommand{\\BenchReference}{Epochs from 25, 50, 100. fastText minus" in macro
+    assert "Registered before the run (2026-12-03, \\texttt{reference-row})" in macro
     assert "; logistic regression: \\texttt{" in macro

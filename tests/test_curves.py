@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 
@@ -98,3 +99,23 @@ def test_a_curve_config_that_cannot_answer_is_refused(edit, message):
     edit(params["benchmark"])
     with pytest.raises(ConfigError, match=f"benchmark/curves.*{message}"):
         curves_config(params)
+
+
+def test_the_registered_hypothesis_is_decided_per_learner_on_every_dataset():
+    """``learning-curves``: held for a learner when, on every dataset, the declared weightings'
+    mean gain over the stronger control is larger at the smallest fraction than at 100%."""
+    from termweight.experiments.curves import registered
+
+    rows = []
+    for learner, gains in (("linearsvc", {"a": (0.03, 0.01), "b": (0.02, 0.00)}),
+                           ("logreg", {"a": (0.03, 0.01), "b": (0.00, 0.01)})):
+        for d, (small, whole) in gains.items():
+            for w, shift in (("x", 0.0), ("y", 0.01), ("tfidf", None)):
+                for f, g in ((0.1, small), (1.0, whole)):
+                    rows.append({"dataset": d, "learner": learner, "weighting": w, "fraction": f,
+                                 "gain": 0.0 if shift is None else g + shift})
+    out = registered(pd.DataFrame(rows), ["tfidf"], ["x", "tfidf", "y"], {})
+    assert out["held"] == {"linearsvc": True, "logreg": False}
+    assert "it held for linearsvc, not for logreg." in out["text"]
+    none = registered(pd.DataFrame(rows), ["tfidf"], ["tfidf"], {})  # nothing declared
+    assert none["held"] == {} and "not decided" in none["text"]

@@ -203,6 +203,23 @@ def summary(table: pd.DataFrame, controls) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def registered(table: pd.DataFrame, controls, declared, names: dict) -> dict:
+    """The hypothesis registered before the run (``registrations.yaml``, ``learning-curves``)
+    and, per learner, whether it held: on every dataset the mean gain over the stronger control
+    of the declared comparisons' weightings (``declared``, the controls aside) is larger at the
+    smallest fraction than on the whole training set."""
+    from termweight.experiments import registrations
+
+    d = table[table["weighting"].isin(set(declared) - set(controls))]
+    held = {}  # nothing declared among the curves' weightings: nothing to decide
+    if not d.empty:
+        g = d.groupby(["learner", "dataset", "fraction"], sort=False)["gain"].mean().unstack()
+        lo, hi = min(g.columns), max(g.columns)
+        held = {learner: bool((x[lo] > x[hi]).all())
+                for learner, x in g.groupby(level="learner", sort=False)}
+    return registrations.outcome("learning-curves", held, names)
+
+
 # --- figures, tables, text -----------------------------------------------------------------------
 
 def curves_figure(table: pd.DataFrame, controls, measure_name: str, learner_names: dict):
@@ -287,18 +304,21 @@ def cmd_curves_report(args) -> None:
     learners = list(params["benchmark"]["learners"])
     table = gains(load_curves(cfg, args.columns, args.full, measure, learners), cfg["controls"])
     summ = summary(table, cfg["controls"])
+    declared = [w for c in params["benchmark"].get("comparisons", []) for w in (c["a"], c["b"])]
+    reg = registered(table, cfg["controls"], declared, LEARNER_NAMES)
     name = MEASURE_NAMES[measure]
     reports = Path(args.reports)
     metrics = {"experiment": "benchmark_curves", "measure": measure, **cfg,
                "summary": [{k: (round(v, 6) if isinstance(v, float) else v) for k, v in r.items()}
-                           for r in summ.to_dict(orient="records")]}
+                           for r in summ.to_dict(orient="records")],
+               "registered": {k: v for k, v in reg.items() if k != "text"}}
     with io.all_or_nothing():
         io.write_table(reports / "tables" / "benchmark_curves.csv", table.round(6))
         io.write_text(reports / "tables" / "benchmark_curves.tex", latex(summ, name, LEARNER_NAMES))
         io.write_json(reports / "metrics" / "benchmark_curves.json", metrics)
         io.write_text(reports / "macros" / "benchmark_curves.tex",
                       "% The benchmark's learning curves (generated; do not edit).\n"
-                      f"\\newcommand{{\\BenchCurves}}{{{text(summ, name)}}}\n")
+                      f"\\newcommand{{\\BenchCurves}}{{{text(summ, name)} {reg['text']}}}\n")
         save_figure(curves_figure(table, cfg["controls"], name, LEARNER_NAMES),
                     reports / "figures" / "benchmark_curves")
     log.info("benchmark curves: %d datasets x %d weightings x %d learners x %d fractions",

@@ -140,6 +140,17 @@ def text(summ: pd.DataFrame, learner_names: dict) -> str:
             "over the corpus families: " + "; ".join(parts) + ".")
 
 
+def registered(summ: pd.DataFrame, names: dict) -> dict:
+    """The hypothesis registered before the run (``registrations.yaml``, ``reference-row``) and,
+    per linear learner, whether it held: fastText's mean difference from its best weighting
+    below 0."""
+    from termweight.experiments import registrations
+
+    best = summ[(summ["against"] == "best") & summ["learner"].isin(["linearsvc", "logreg"])]
+    held = {r.learner: bool(r.mean_diff < 0) for r in best.itertuples(index=False)}
+    return registrations.outcome("reference-row", held, names)
+
+
 def cmd_reference_report(args) -> None:
     """fastText's columns, the grid's runs and conclusions -> CSV, table, JSON, macros."""
     from termweight.config import load_params
@@ -160,10 +171,12 @@ def cmd_reference_report(args) -> None:
     table = compare(reference_scores(params, args.reference, measure), scores, conclusions,
                     measure)
     summ = summary(table)
+    reg = registered(summ, LEARNER_NAMES)
     reports = Path(args.reports)
     metrics = {"experiment": "benchmark_reference", "measure": measure,
                "summary": [{k: (round(v, 6) if isinstance(v, float) else v) for k, v in r.items()}
-                           for r in summ.to_dict(orient="records")]}
+                           for r in summ.to_dict(orient="records")],
+               "registered": {k: v for k, v in reg.items() if k != "text"}}
     with io.all_or_nothing():
         io.write_table(reports / "tables" / "benchmark_reference.csv", table.round(6))
         io.write_text(reports / "tables" / "benchmark_reference.tex",
@@ -171,7 +184,8 @@ def cmd_reference_report(args) -> None:
         io.write_json(reports / "metrics" / "benchmark_reference.json", metrics)
         io.write_text(reports / "macros" / "benchmark_reference.tex",
                       "% fastText beside the benchmark (generated; do not edit).\n"
-                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES)}}}\n")
+                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES)} "
+                      f"{reg['text']}}}\n")
     log.info("benchmark reference: fastText on %d datasets", table["dataset"].nunique())
 
 

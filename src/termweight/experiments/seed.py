@@ -180,6 +180,16 @@ def agreement(first: pd.DataFrame, second: pd.DataFrame, comparisons=()) -> tupl
     return per_learner, rows
 
 
+def registered(per_learner: dict, names: dict) -> dict:
+    """The hypothesis registered before the run (``registrations.yaml``, ``second-seed``) and,
+    per learner, whether it held: rho of the mean ranks at least the registered bound."""
+    from termweight.experiments import registrations
+
+    rule = registrations.load()["second-seed"]["rule"]
+    held = {k: bool(v["rho_mean_ranks"] >= rule["at_least"]) for k, v in per_learner.items()}
+    return registrations.outcome("second-seed", held, names)
+
+
 # --- tables, text ------------------------------------------------------------------------------
 
 def latex(per_learner: dict, cfg: dict, learner_names: dict) -> str:
@@ -227,12 +237,14 @@ def cmd_seed_report(args) -> None:
     first = load_scores(cfg, args.first, measure, learners)
     second = load_scores(cfg, args.columns, measure, learners)
     per_learner, cmp_rows = agreement(first, second, b.get("comparisons", []))
+    reg = registered(per_learner, LEARNER_NAMES)
     reports = Path(args.reports)
     table = first.merge(second, on=["dataset", "learner", "weighting"],
                         suffixes=("_first", "_second"))
     metrics = {"experiment": "benchmark_seed", "measure": measure, "seed": cfg["seed"],
                "first_seed": cfg["first_seed"], "datasets": cfg["datasets"],
-               "learners": per_learner, "comparisons": cmp_rows}
+               "learners": per_learner, "comparisons": cmp_rows,
+               "registered": {k: v for k, v in reg.items() if k != "text"}}
     with io.all_or_nothing():
         io.write_table(reports / "tables" / "benchmark_seed.csv", table.round(6))
         io.write_text(reports / "tables" / "benchmark_seed.tex",
@@ -241,7 +253,7 @@ def cmd_seed_report(args) -> None:
         io.write_text(reports / "macros" / "benchmark_seed.tex",
                       "% The benchmark under a second fold seed (generated; do not edit).\n"
                       "\\newcommand{\\BenchSeed}{"
-                      f"{text(per_learner, cmp_rows, cfg, LEARNER_NAMES)}}}\n")
+                      f"{text(per_learner, cmp_rows, cfg, LEARNER_NAMES)} {reg['text']}}}\n")
     log.info("benchmark second seed: %d datasets x %d weightings x %d learners",
              len(cfg["datasets"]), len(cfg["weightings"]), len(learners))
 

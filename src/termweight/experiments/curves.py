@@ -83,8 +83,6 @@ def cmd_curves_column(args) -> None:
     from termweight.config import load_params
     from termweight.corpus import Corpus
     from termweight.splits import Split
-    from termweight.steps.column import cmd_column
-    from termweight.steps.features import cmd_stats
     from termweight.subsample import learning_curve_splits
 
     params = load_params(args.params)
@@ -97,9 +95,19 @@ def cmd_curves_column(args) -> None:
     base = Split.load(args.split.format(split=cfg["base"][dataset]), n_docs=corpus.n_docs)
     splits = learning_curve_splits(base, corpus.Y, cfg["fractions"], cfg["repeats"],
                                    int(params.get("seed", 0)))
+    column_on_splits(args, splits, "subsamples")
+
+
+def column_on_splits(args, splits, kind: str) -> None:
+    """``benchmark-column`` (``args``: its params, run, encoding, corpus, settings, outputs) on
+    ``splits`` made in the job: each written with its training statistics (``stats``) into a
+    work directory beside ``args.out`` (``.<out>.<kind>``), removed afterwards."""
+    from termweight.steps.column import cmd_column
+    from termweight.steps.features import cmd_stats
+
     names = [s.name for s in splits]
     out = Path(args.out)
-    work = out.parent / f".{out.name}.subsamples"  # the subsamples' splits and statistics
+    work = out.parent / f".{out.name}.{kind}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:

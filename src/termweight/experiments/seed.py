@@ -16,9 +16,7 @@ the top five they share, and each declared comparison's mean difference under bo
 
 from __future__ import annotations
 
-import argparse
 import logging
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -69,10 +67,9 @@ def cmd_seed_column(args) -> None:
     """One weighting's column on a dataset's splits drawn with the second seed."""
     from termweight.config import load_params
     from termweight.corpus import Corpus
+    from termweight.experiments.curves import column_on_splits
     from termweight.settings import benchmark_runs
     from termweight.splits import make_splits
-    from termweight.steps.column import cmd_column
-    from termweight.steps.features import cmd_stats
 
     params = load_params(args.params)
     cfg = seed_config(params, args.params)
@@ -85,24 +82,7 @@ def cmd_seed_column(args) -> None:
     protocol = {k: v for k, v in protocol.items() if k != "seed"}  # a dataset's own seed too
     splits = make_splits(protocol, corpus.Y, corpus.subset, seed=cfg["seed"],
                          name=str(args.corpus))
-    names = [s.name for s in splits]
-    out = Path(args.out)
-    work = out.parent / f".{out.name}.splits"  # the splits and statistics of the second seed
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
-    try:
-        for s in splits:
-            s.save(work / f"{s.name}.split.npz")
-        split, stats_ = str(work / "{split}.split.npz"), str(work / "{split}.stats.npz")
-        cmd_stats(argparse.Namespace(corpus=args.corpus, split=split, out=stats_, names=names,
-                                     params=None, exp=None))
-        cmd_column(argparse.Namespace(
-            params=args.params, exp=args.exp, encoding=args.encoding, corpus=args.corpus,
-            split=split, stats=stats_, settings=args.settings, learner=None, normalize=None,
-            decisions_dir=None, out=args.out, out_seconds=args.out_seconds, names=names,
-            jobs=args.jobs))
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    column_on_splits(args, splits, "splits")
 
 
 # --- compute: the agreement -------------------------------------------------------------------

@@ -340,10 +340,9 @@ def test_the_committed_report_has_no_text_below_6pt(repo):
     assert not small, small[:10]
 
 
-#: figures drawn before reporting.figure (their PDF has no record of its type), redrawn with
-#: their paper's rerun (Kim's, split over sessions, and Forman's: their figure code is in 96e08d3
-#: and lands with the rerun); the test fails once one is redrawn
-UNREDRAWN = {"kim_per_problem", "kim_convergence"}
+#: figures drawn before reporting.figure (their PDF has no record of its type), to be redrawn
+#: with their paper's rerun; the test fails once one is redrawn (Kim's two: 2026-12-03)
+UNREDRAWN: set[str] = set()
 
 
 def figure_type(pdf: Path) -> tuple[float, float]:

@@ -72,11 +72,11 @@ def test_markdown_table_has_a_row_per_claim_and_keeps_cells_whole():
 def test_latex_table_compiles_with_special_characters(tmp_path):
     require_tex()
     table = claims.latex_table("Forman (2008)", [_claim(id="a"), _claim(
-        id="b", verdict="reproduced", cause="", result="p < 0.01, 100% of tasks, x_1 > {y}")],
+        id="b", verdict="reproduced", cause="", result="p < 0.01, 100% of tasks, x_1 > {y}, ||w||^2")],
         "tab:forman-claims")
     assert "1 of 2 tested (1 partly)" in table
     doc = tmp_path / "t.tex"
-    doc.write_text("\\documentclass{article}\\usepackage{booktabs,longtable}\\begin{document}\n"
+    doc.write_text("\\documentclass{article}\\usepackage{array,booktabs,longtable}\\begin{document}\n"
                    + table + "\\end{document}\n")
     run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
@@ -85,6 +85,7 @@ def test_latex_table_compiles_with_special_characters(tmp_path):
                           text=True).stdout
     text = " ".join(text.split())
     assert "1 > {y}" in text and "p < 0.01, 100% of tasks" in text
+    assert "||w||" in text  # not the em dashes OT1 prints for a bare |
 
 
 def _reports(tmp_path, repo, with_claims: bool):

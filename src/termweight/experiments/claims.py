@@ -167,9 +167,11 @@ def tally_text(claims) -> str:
 
 
 def tex_escape(text: str) -> str:
-    """Plain text as LaTeX text: the special characters escaped, ``<`` and ``>`` in math (the
-    report's default font encoding has no text glyphs for them)."""
-    return latex_escape(text).replace("<", "$<$").replace(">", "$>$")
+    """Plain text as LaTeX text: the special characters escaped; ``<`` and ``>`` in math and
+    ``|`` as ``\\textbar`` (the report's default font encoding, OT1, prints them as other
+    glyphs: an em dash for ``|``)."""
+    return (latex_escape(text).replace("<", "$<$").replace(">", "$>$")
+            .replace("|", r"\textbar{}"))
 
 
 def latex_table(title: str, claims, label: str) -> str:
@@ -179,9 +181,11 @@ def latex_table(title: str, claims, label: str) -> str:
     rows = check_claims(claims, label)
     lines = [
         r"{\footnotesize",
-        r"\begin{longtable}{@{}p{0.45cm}p{6.6cm}p{2.0cm}p{2.9cm}p{2.2cm}@{}}",
+        # ragged right: justified narrow columns hyphenate the verdicts ("not repro- duced")
+        r"\begin{longtable}{@{}" + "".join(rf">{{\raggedright\arraybackslash}}p{{{w}}}" for w in
+                                          ("0.45cm", "5.6cm", "1.9cm", "4.0cm", "2.5cm")) + "@{}}",
         rf"\caption{{{title}: the paper's claims and our verdicts "
-        rf"({tex_escape(tally_text(rows))} reproduced); each claim's test, result and cause "
+        rf"(reproduced: {tex_escape(tally_text(rows))}); each claim's test, result and cause "
         rf"follow the table under its number.}}\label{{{label}}}\\",
         r"\toprule",
         r"\# & Claim & Where & Published & Verdict \\",

@@ -26,22 +26,24 @@ LEARNER_NAMES = {"linearsvc": "LinearSVC", "logreg": "logistic regression",
 
 
 def paper_rows(rows: list[tuple], keep: set[str], by_paper: dict) -> list[str]:
-    """LaTeX rows: paper, claims tally, headline quantity, published, ours, difference, from the
-    summary's rows (``report.summary_rows``), the keys to keep (the README's rows) and each
-    paper's claims (``report.paper_claims``)."""
+    """LaTeX rows: per paper a heading row (its title and claims tally across the table), then
+    its headline quantities (published, ours, difference), from the summary's rows
+    (``report.summary_rows``), the keys to keep (the README's rows) and each paper's claims
+    (``report.paper_claims``)."""
     out, title, shown = [], "", set()
     for r in rows:
         title = r[0] or title
         if r[6] not in keep:
             continue
         paper = r[6].split(":", 1)[0]
-        first = paper not in shown
-        shown.add(paper)
-        tally = ("" if not first else "not run" if by_paper.get(paper) is None
-                 else tex_escape(claims.tally_text(by_paper[paper])))
+        if paper not in shown:
+            shown.add(paper)
+            tally = ("not run" if by_paper.get(paper) is None
+                     else tex_escape(claims.tally_text(by_paper[paper])))
+            out.append((r"\addlinespace " if len(shown) > 1 else "")
+                       + rf"\multicolumn{{4}}{{@{{}}l}}{{\textbf{{{title}}} (reproduced: {tally})}} \\")
         where = f" ({r[2]})" if r[2] else ""
-        out.append(" & ".join([title if first else "", tally, r[1] + where, r[3], r[4], r[5]])
-                   + r" \\")
+        out.append(" & ".join([r"\leftskip=1em " + r[1] + where, r[3], r[4], r[5]]) + r" \\")
     return out
 
 
@@ -122,8 +124,8 @@ def front_section(reports: Path, rows: list[tuple], keep: set[str], by_paper: di
              r"each paper's headline numbers as printed and as regenerated here "
              r"(Appendix~\ref{sec:summary} has every headline number).",
              r"{\footnotesize\setlength{\tabcolsep}{3pt}"
-             r"\begin{longtable}{@{}L{2.3cm}L{2.7cm}L{5.6cm}rrr@{}}",
-             r"\toprule Paper & Claims reproduced & Quantity & Published & Ours & Difference \\"
+             r"\begin{longtable}{@{}L{10.6cm}rrr@{}}",
+             r"\toprule Paper (claims reproduced) and quantity & Published & Ours & Difference \\"
              r" \midrule\endhead",
              *paper_rows(rows, keep, by_paper),
              r"\bottomrule\end{longtable}}"]

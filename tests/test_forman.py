@@ -16,6 +16,7 @@ from workflow_utils import FORMAN_CFG
 
 from termweight import scoring
 from termweight.experiments import forman
+from termweight.experiments.forman.claims import claims_and_gaps
 from termweight.statistics import term_stats
 
 CFG = FORMAN_CFG  # the settings of the tiny `papers` run too (tests/workflow_utils.py)
@@ -302,7 +303,7 @@ def test_claims_and_gaps_from_learner_results():
     pub = json.loads(forman.PUBLISHED.read_text())
     per = {"linearsvc": forman.learner_results(_synthetic_meas(0.03), reps),
            "smo": forman.learner_results(_synthetic_meas(0.07, seed=1), reps)}
-    claims, gaps = forman.claims_and_gaps(per, pub, None, DS11, 110)
+    claims, gaps = claims_and_gaps(per, pub, None, DS11, 110)
     check_claims(claims, "test")
     by = {c["id"]: c for c in claims}
     # verdicts from smo (the paper's learner): +7 F points, BNS best, LogOdds runner-up
@@ -316,7 +317,7 @@ def test_claims_and_gaps_from_learner_results():
     assert g["cause"].startswith("learner:") and g["published"] == "+7"
     assert "accounts for the whole gap" in g["cause"]  # smo's +7 closes LinearSVC's gap
     # without smo the verdict is LinearSVC's: a gain under half the published one is "partly"
-    claims, gaps = forman.claims_and_gaps({"linearsvc": per["linearsvc"]}, pub, None, DS11, 110)
+    claims, gaps = claims_and_gaps({"linearsvc": per["linearsvc"]}, pub, None, DS11, 110)
     by = {c["id"]: c for c in claims}
     assert by["bns_vs_tfidf_f1"]["verdict"] == "partly"
     assert "unexplained" in by["bns_vs_tfidf_f1"]["cause"] and "fbis" in by["bns_vs_tfidf_f1"]["cause"]
@@ -324,7 +325,7 @@ def test_claims_and_gaps_from_learner_results():
     m = _synthetic_meas(0.03)
     m.loc[m["rep"] == "binary-logodds", "f1"] += 0.05
     r = forman.learner_results(m, reps)
-    claims, _ = forman.claims_and_gaps({"smo": r}, pub, None, DS11, 110)
+    claims, _ = claims_and_gaps({"smo": r}, pub, None, DS11, 110)
     assert {c["id"]: c for c in claims}["bns_best_representation"]["verdict"] == "not reproduced"
 
 
@@ -357,7 +358,7 @@ def test_section4_claims_flip():
     pub = json.loads(forman.PUBLISHED.read_text())
 
     def verdicts(meas):
-        claims, _ = forman.claims_and_gaps({"smo": forman.learner_results(meas, reps)}, pub,
+        claims, _ = claims_and_gaps({"smo": forman.learner_results(meas, reps)}, pub,
                                            None, DS11, 40)
         check_claims(claims, "test")
         return {c["id"]: c["verdict"] for c in claims}

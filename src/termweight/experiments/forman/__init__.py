@@ -878,349 +878,6 @@ def _learner_name(learner: str) -> str:
     return {"linearsvc": "LinearSVC", "smo": "SMO (libsvm, WEKA's problem)"}.get(learner, learner)
 
 
-def claims_and_gaps(per: dict, published: dict, selection: dict | None, datasets,
-                    n_tasks: int) -> tuple[list[dict], list[dict]]:
-    """The paper's claims (``termweight.experiments.claims`` format) and the gaps of every
-    published number we compare ({quantity, learner, published, ours, cause}).
-
-    ``per``: ``learner_results`` per learner, in the config's order; ``datasets``: those run. Verdicts use
-    ``PAPER_LEARNER`` when it was run (the paper's learner), else the first learner; every result
-    names every learner's number and test. The decision rules are the ``verdict_*`` functions.
-    """
-    from termweight.experiments.claims import Claim, count_verdict
-
-    pc = published["claims"]
-    vl = PAPER_LEARNER if PAPER_LEARNER in per else next(iter(per))
-    v = per[vl]
-    n_datasets = len(datasets)
-    scope = (f"{n_tasks} one-vs-rest tasks of {n_datasets} of the paper's 19 datasets, "
-             f"4-fold CV pooled per task and seed, the seeds of a task averaged (n = {n_tasks})")
-    absent = [d for d in published.get("datasets_table1", {}) if d != "note"
-               and d not in set(datasets)]
-    unobtainable = [d for d in absent if d in MISSING]
-    missing = (f"{len(absent)} of the paper's 19 datasets not run here ({', '.join(absent)}"
-               + ("; none obtainable here" if len(unobtainable) == len(absent) else
-                  f"; {len(unobtainable)} of them not obtainable here" if unobtainable else "")
-               + ")"
-               if absent else "")
-    claims, gaps = [], []
-    if not v["tests"]:
-        return claims, gaps
-
-    def each(fmt) -> str:
-        return "; ".join(f"{_learner_name(lr)}: {fmt(per[lr])}" for lr in per)
-
-    # 1-2: the gains over TF-IDF (points)
-    for key, metric, name in (("bns_vs_tfidf_f1_gain_pct", "f1", "F-measure"),
-                              ("bns_vs_tfidf_accuracy_gain_pct", "accuracy", "accuracy")):
-        tkey = f"bns_vs_tfidf_{metric}"
-        if tkey not in v["tests"]:
-            continue
-        pub = float(pc[key])
-        t = v["tests"][tkey]
-        verdict = verdict_gain(100 * t["mean_diff"], t["t_pvalue"], pub, ci=gain_interval(t))
-        cause = ""
-        if verdict != "reproduced":
-            cause = (f"unexplained with {_learner_name(vl)}: {missing or 'all datasets run'}")
-
-        def sized(r, tk=tkey, m=metric):
-            lo, hi = gain_interval(r["tests"][tk])
-            d, base = 100 * r["tests"][tk]["mean_diff"], 100 * r[m][TFIDF]
-            return (_t(r["tests"][tk], 100, " points") + f", 95% interval [{lo:+.2f}, {hi:+.2f}]"
-                    f" points; relative to TF-IDF's {base:.2f}: {100 * d / base:+.1f}% "
-                    f"[{100 * lo / base:+.1f}%, {100 * hi / base:+.1f}%]")
-
-        claims.append(Claim(
-            id=f"bns_vs_tfidf_{'f1' if metric == 'f1' else 'accuracy'}",
-            claim=f"BNS-scaled binary features improve {name} over TF-IDF by about {pub:g}%",
-            where="Sec. 4.1, Fig. 1", published=f"+{pub:g} points (or {pub:g}% relative)",
-            test=f"binary BNS minus TF-IDF, {scope}; a claim of size: paired two-tailed t-test "
-                 f"and the 95% interval of the gain (verdict: {_learner_name(vl)}; reproduced if "
-                 f"positive, p < {ALPHA:g} and the interval holds the published gain read as "
-                 "points; the paper's \"1% ... 7%\" may also be relative: both shown)",
-            result=each(sized), verdict=verdict, cause=cause).as_dict())
-        for lr in per:
-            ours = 100 * per[lr]["tests"][tkey]["mean_diff"]
-            if lr != vl and vl == PAPER_LEARNER:
-                o_v = 100 * v["tests"][tkey]["mean_diff"]
-                share = (o_v - ours) / (pub - ours) if pub != ours else 0.0
-                head = (f"learner: {_learner_name(vl).split(' ')[0]} (WEKA's problem: hinge "
-                        f"loss, free bias) gives {o_v:+.2f} on the same folds")
-                if share >= 1:
-                    gcause = head + ": the learner accounts for the whole gap"
-                elif share > 0:
-                    gcause = (head + f", {share:.0%} of this gap; the rest as that learner's "
-                                     f"gap")
-                else:
-                    gcause = (f"unexplained: {_learner_name(vl)} on the same folds gives "
-                              f"{o_v:+.2f}, not closer; {missing or 'all datasets run'}")
-            elif abs(ours - pub) < 0.5:
-                gcause = f"none beyond rounding (the paper says 'about {pub:g}%')"
-            else:
-                gcause = f"unexplained: {missing or 'all datasets run'}"
-            gaps.append({"quantity": f"binary BNS minus TF-IDF, {name} (points)",
-                         "learner": lr, "published": f"+{pub:g}", "ours": f"{ours:+.2f}",
-                         "cause": gcause})
-            sk = per[lr].get("skew_reweighted", {}).get(metric)
-            if sk is not None:
-                moved = 100 * (sk["gain"] - sk["unweighted"])
-                gaps.append({
-                    "quantity": f"binary BNS minus TF-IDF, {name} (points), tasks reweighted to "
-                                "the paper's skew mix (bins of % positives halving: "
-                                + "/".join(f"{100 * x:.0f}" for x in sk["paper_share"])
-                                + "%; ours " + "/".join(map(str, sk["tasks_per_bin"])) + " tasks)",
-                    "learner": lr, "published": f"+{pub:g}", "ours": f"{100 * sk['gain']:+.2f}",
-                    "cause": f"probe: our tasks are less skewed than the paper's; weighting them "
-                             f"to its mix moves the gain from {100 * sk['unweighted']:+.2f} by "
-                             f"{moved:+.2f} points, "
-                             + ("toward the published gain: the skew mix explains "
-                                f"{1 - abs(pub - 100 * sk['gain']) / abs(pub - 100 * sk['unweighted']):.0%}"
-                                " of the gap" if abs(pub - 100 * sk["gain"])
-                                < abs(pub - 100 * sk["unweighted"]) else
-                                "away from the published gain: the task mix is not the cause")})
-
-    # 3: the best representation, significantly better than the best other
-    pub_best = pc["best_representation"]
-    bt = v["tests"]["bns_vs_best_other_f1"]
-    first = v["ranking_by_f1"][0] == BNS_BINARY
-    verdict = verdict_best(first, bt["mean_diff"], bt["t_pvalue"],
-                           float(pc["bns_vs_runner_up_p_below"]))
-
-    def best_text(r):
-        t = r["tests"]["bns_vs_best_other_f1"]
-        return (f"best by F {ascii_label(r['ranking_by_f1'][0])}; binary BNS vs {ascii_label(t['b'])} "
-                + _t(t) + " (F)")
-
-    claims.append(Claim(
-        id="bns_best_representation",
-        claim="BNS with binary features is the best of the 30 representations by F-measure, "
-              "significantly better than the runner-up (p < 1%)",
-        where="Sec. 4.5, Fig. 5", published=f"{ascii_label(pub_best)}; p < "
-                                            f"{pc['bns_vs_runner_up_p_below']:g}",
-        test=f"30 representations ranked by mean F; binary BNS vs the best other, paired "
-             f"two-tailed t-test, {scope} (verdict: {_learner_name(vl)})",
-        result=each(best_text), verdict=verdict,
-        cause="" if verdict == "reproduced" else
-        f"unexplained with {_learner_name(vl)}: {missing or 'all datasets run'}").as_dict())
-    # 4: the runner-up
-    pub_run = pc["runner_up"]
-    verdict = verdict_runner_up(v["ranking_by_f1"], pub_run)
-    claims.append(Claim(
-        id="runner_up_logodds",
-        claim="The runner-up (after BNS) was Log Odds Ratio", where="Sec. 4.5, Fig. 5",
-        published=ascii_label(pub_run),
-        test=f"the representations other than binary BNS ranked by mean F, {scope} "
-             f"(verdict: {_learner_name(vl)}; partly if in the top 3)",
-        result=each(lambda r: "best others " + ", ".join(
-            f"{ascii_label(x)} {r['f1'][x]:.4f}" for x in [y for y in r["ranking_by_f1"]
-                                                     if y != BNS_BINARY][:3])),
-        verdict=verdict,
-        cause="" if verdict == "reproduced" else
-        f"unexplained: {missing or 'all datasets run'}").as_dict())
-    for lr in per:
-        r = per[lr]
-        for q, pub, ours in (("best representation by F", pub_best, r["ranking_by_f1"][0]),
-                             ("runner-up by F (best other than binary BNS)", pub_run,
-                              r.get("best_other_than_bns", ""))):
-            if ours == pub:
-                gcause = "no gap"
-            elif lr != vl and vl == PAPER_LEARNER and (
-                    (q.startswith("best") and v["ranking_by_f1"][0] == pub)
-                    or (q.startswith("runner") and v.get("best_other_than_bns") == pub)):
-                gcause = f"learner: {_learner_name(vl)} gives {ascii_label(pub)} on the same folds"
-            else:
-                gcause = f"unexplained: {missing or 'all datasets run'}"
-            gaps.append({"quantity": q, "learner": lr, "published": ascii_label(pub),
-                         "ours": ascii_label(ours), "cause": gcause})
-    # 5: IDF worse than no scaling
-    if "idf_vs_none_f1" in v["tests"]:
-        t = v["tests"]["idf_vs_none_f1"]
-        verdict = verdict_sign(t["mean_diff"], t["t_pvalue"], -1)
-        claims.append(Claim(
-            id="idf_worse_than_none",
-            claim="Many methods, including IDF, performed worse than no scaling",
-            where="Sec. 4.5, Fig. 5", published="",
-            test=f"binary IDF minus binary unscaled, F, paired two-tailed t-test, {scope} "
-                 f"(verdict: {_learner_name(vl)}; reproduced if negative and p < {ALPHA:g})",
-            result=each(lambda r: _t(r["tests"]["idf_vs_none_f1"], 100, " F points")),
-            verdict=verdict,
-            cause="" if verdict == "reproduced" else "unexplained").as_dict())
-    # 7-11: the paired comparisons of Sec. 4.1-4.5 beyond the headline gains
-    cell_claims = (
-        ("binary_accuracy", "binary_improves_accuracy",
-         "Using binary features, as opposed to term frequencies, consistently improves accuracy",
-         "Sec. 4.1, Fig. 1", "binary minus TF features, accuracy, per scaling"),
-        ("binary_precision", "binary_raises_precision",
-         "Using binary features yields a large improvement in precision compared with TF features",
-         "Sec. 4.2, Fig. 2", "binary minus TF features, precision, per scaling"),
-        ("bns_recall", "bns_raises_recall",
-         "BNS scaling results in a large improvement in recall compared with IDF or no scaling",
-         "Sec. 4.2, Fig. 2", "BNS minus IDF and minus no scaling, recall, binary and TF features"),
-        ("bns_vs_none_f1", "bns_beats_unscaled_binary",
-         "BNS scaling of binary features beats plain binary features (F-measure)",
-         "Sec. 4.1, Fig. 1", "binary BNS minus unscaled binary, F"),
-        ("logodds_f1", "logodds_beats_odds",
-         "The logarithm of Odds Ratio conditions the feature vectors better than raw Odds Ratio, "
-         "which has a very large range",
-         "Sec. 4.5", "log odds ratio minus odds ratio scaling, F, binary and TF features"),
-    )
-
-    def cells_text(r, key):
-        return ", ".join(f"{ascii_label(t['a'])} vs {ascii_label(t['b'])} {t['metric']} "
-                         f"{100 * t['mean_diff']:+.2f} pts (p = {t['t_pvalue']:.2g})"
-                         for t in r["cells"].get(key, []))
-
-    for key, cid, text, where, what in cell_claims:
-        tests = v["cells"].get(key, [])
-        if not tests:
-            continue
-        verdict = verdict_cells(tests)
-        ok = sum(t["mean_diff"] > 0 and t["t_pvalue"] < ALPHA for t in tests)
-        claims.append(Claim(
-            id=cid, claim=text, where=where, published="",
-            test=f"{what}; paired two-tailed t-test per cell, {scope} (verdict: "
-                 f"{_learner_name(vl)}; a claim of direction in every cell: reproduced if "
-                 f"positive with p < {ALPHA:g} in all, not reproduced if significantly negative "
-                 "in any or positive in none)",
-            result=each(lambda r, k=key: cells_text(r, k)), verdict=verdict,
-            cause="" if verdict == "reproduced" else
-            f"holds significantly in {ok} of {len(tests)} cells with {_learner_name(vl)}: "
-            f"unexplained ({missing or 'all datasets run'})").as_dict())
-    if v.get("skew"):
-        sk = v["skew"]
-        ok = sum(x["rho"] < 0 and x["p"] < ALPHA for x in sk)
-        bad = sum(x["rho"] > 0 and x["p"] < ALPHA for x in sk)
-        verdict = count_verdict(ok, len(sk), bad)
-        claims.append(Claim(
-            id="bns_benefit_grows_with_skew",
-            claim="The benefit of BNS scaling (vs no scaling or IDF, binary features) is greater "
-                  "for highly imbalanced classification problems",
-            where="Sec. 4.3, Fig. 3", published="",
-            test=f"per task the F gain of binary BNS over binary unscaled and over binary IDF "
-                 f"against the task's % positives, Spearman's rank correlation, {scope} "
-                 f"(verdict: {_learner_name(vl)}; reproduced if negative with p < {ALPHA:g} for "
-                 "both)",
-            result=each(lambda r: ", ".join(
-                f"gain over {ascii_label(x['b'])}: rho = {x['rho']:+.3f}, p = {x['p']:.2g}, "
-                f"n = {x['n']}" for x in r["skew"])),
-            verdict=verdict,
-            cause="" if verdict == "reproduced" else
-            f"the gain falls significantly with the share of positives for {ok} of {len(sk)} "
-            f"comparisons: unexplained ({missing or 'all datasets run'})").as_dict())
-    if v.get("hardest"):
-        hd = v["hardest"]
-        best = sum(h["best"] == "tf-bns" for h in hd)
-        above = sum(h["tf_bns"] > h["binary_bns"] for h in hd)
-        verdict = ("reproduced" if best == len(hd) else "partly" if above
-                   else "not reproduced")
-        claims.append(Claim(
-            id="tf_bns_best_on_hardest",
-            claim="BNS did not dominate for three of the most difficult datasets, where instead "
-                  "TF-BNS performed best",
-            where="Sec. 4.4, Fig. 4", published="3 of the 19 datasets",
-            test=f"the {len(hd)} of our datasets with the lowest mean F of binary BNS; per dataset "
-                 f"the best of the 30 representations by mean F (verdict: "
-                 f"{_learner_name(vl)}; reproduced if TF-BNS is best on each, partly if it beats "
-                 "binary BNS on some; descriptive: about 10 tasks per dataset)",
-            result=each(lambda r: "; ".join(
-                f"{h['dataset']}: binary BNS {h['binary_bns']:.4f}, TF-BNS {h['tf_bns']:.4f}, "
-                f"best {ascii_label(h['best'])} {h['best_f1']:.4f}" for h in r["hardest"])),
-            verdict=verdict,
-            cause="" if verdict == "reproduced" else
-            f"TF-BNS best on {best} and above binary BNS on {above} of our {len(hd)} hardest "
-            f"datasets; the paper does not name its three ({missing or 'all datasets run'}): "
-            "unexplained").as_dict())
-    # 6: Fig. 6 (LinearSVC only: the selection grid is run with the methods page's learner)
-    if selection is not None:
-        states = {m: selection[m]["state"] for m in ("f1", "accuracy")}
-        verdict = verdict_selection(states)
-
-        def sel_text(m):
-            s = selection[m]
-            if "best_level" not in s:
-                return f"{m} all+BNS {s['all_bns']:.4f}, no selection level"
-            b = s["best_level"]
-            return (f"{'F' if m == 'f1' else 'accuracy'}: all+BNS {s['all_bns']:.4f} vs best "
-                    f"level {b['selector'].upper()} k={b['k']}"
-                    f"{' +BNS' if b['scaling'] == 'bns' else ''} {b[m]:.4f}, "
-                    + _t(s["test"], 100, " points")
-                    + (f", TOST p = {s['tost_p']:.2g} within +-{100 * s['margin']:g} points"
-                       if s.get("tost_p") is not None else "") + f" ({s['state']})")
-
-        claims.append(Claim(
-            id="bns_all_features_best_selection",
-            claim="BNS scaling with all features gives the best F-measure and accuracy; "
-                  "feature selection does not help",
-            where="Sec. 4.6, Fig. 6", published="",
-            test=f"top-k by IG or BNS (k = 10..5000) without / with BNS scaling vs all features "
-                 f"+ BNS, binary features, LinearSVC (unlike the other claims: the selection "
-                 f"grid runs LinearSVC only), {scope}; all+BNS minus the best level, paired "
-                 f"t-test; per measure it holds if all+BNS is at the best level's mean (within "
-                 f"{SELECTION_TIE:g}) or TOST-equivalent to it within +-1 F point / +-0.2 "
-                 f"accuracy points (a third of BNS's measured gains over TF-IDF), fails if the "
-                 f"best level is significantly better; reproduced if it holds for both, partly "
-                 f"for one, not reproduced if it fails for the rest, else inconclusive",
-            result="; ".join(sel_text(m) for m in ("f1", "accuracy")), verdict=verdict,
-            cause="" if verdict == "reproduced" else
-            "unexplained (run with LinearSVC only: the selection grid does not run SMO)"
-        ).as_dict())
-        unscaled = selection.get("unscaled", {})
-        if unscaled:
-            ok = sum(u["test"]["mean_diff"] > 0 and u["test"]["t_pvalue"] < ALPHA
-                     for u in unscaled.values())
-            bad = sum(u["test"]["mean_diff"] < 0 and u["test"]["t_pvalue"] < ALPHA
-                      for u in unscaled.values())
-            best = sum(u["test"]["mean_diff"] > 0 for u in unscaled.values())
-            verdict = ("reproduced" if ok == len(unscaled) else "not reproduced" if bad
-                       or not best else "partly")
-            claims.append(Claim(
-                id="unscaled_best_is_bns_selection",
-                claim="Without BNS scaling, the best available performance is obtained by "
-                      "selecting a subset of features via BNS",
-                where="Sec. 4.6, Fig. 6", published="",
-                test=f"unscaled binary features, LinearSVC, {scope}: per measure the best top-k "
-                     f"by BNS against the best other unscaled cell (all features or top-k by "
-                     f"IG), paired t-test; reproduced if the BNS subset is significantly better "
-                     f"for F and accuracy, partly if better without significance for some, "
-                     f"not reproduced if significantly worse for one or better for none",
-                result="; ".join(
-                    f"{'F' if m == 'f1' else 'accuracy'}: BNS k={u['bns_level']['k']} "
-                    f"{u['bns_level'][m]:.4f} vs {u['other_level']['selector'].upper()} "
-                    f"k={u['other_level']['k']} {u['other_level'][m]:.4f}, "
-                    + _t(u["test"], 100, " points") for m, u in unscaled.items()),
-                verdict=verdict,
-                cause="" if verdict == "reproduced" else
-                "the BNS subset is not significantly better than the best other unscaled cell "
-                "for every measure: unexplained (LinearSVC only)").as_dict())
-        hybrid = selection.get("hybrid", [])
-        if hybrid:
-            top = sum(h["test"]["mean_diff"] > 0 for h in hybrid)
-            sig = sum(h["test"]["mean_diff"] > 0 and h["test"]["t_pvalue"] < ALPHA
-                      for h in hybrid)
-            below = sum(h["test"]["mean_diff"] < 0 and h["test"]["t_pvalue"] < ALPHA
-                        for h in hybrid)
-            verdict = count_verdict(top, len(hybrid), below)
-            claims.append(Claim(
-                id="hybrid_ig_selection_bns_scaling",
-                claim="Where the data must be reduced, the best method is a hybrid of IG for "
-                      "feature selection and BNS for feature scaling",
-                where="Abstract, Sec. 2, Fig. 6", published="",
-                test=f"binary features, LinearSVC, {scope}: at each top-k level, IG selection "
-                     f"+ BNS scaling against the best other reduced representation of that k "
-                     f"(BNS selection with or without BNS scaling, IG unscaled), F, paired "
-                     f"t-test; reproduced if the hybrid has the highest mean at every k, not "
-                     f"reproduced if another is significantly better at some k, else partly",
-                result=f"highest at {top} of {len(hybrid)} levels ({sig} significantly): "
-                       + "; ".join(f"k={h['k']}: {h['hybrid_f1']:.4f} vs {h['rival']} "
-                                   f"{h['rival_f1']:.4f} (p = {h['test']['t_pvalue']:.2g})"
-                                   for h in hybrid),
-                verdict=verdict,
-                cause="" if verdict == "reproduced" else
-                "the hybrid is not the best reduced representation at every level here: "
-                "unexplained (LinearSVC only)").as_dict())
-    return claims, gaps
-
-
 # --- what the report reads, checked before anything is written --------------------------------
 
 def _count_ranges() -> dict:
@@ -1344,9 +1001,6 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
     """Everything the paper shows, from the per-(dataset, seed) results (``units``: their
     (dataset, seed) pairs, default every dataset x seed of ``cfg``); returns the metrics.
     Every table is read and checked (``read_results``) before anything is written."""
-    from termweight.experiments.claims import tex_escape
-    from termweight.reporting import save_figure, write_latex_table
-
     published = io.read_json(PUBLISHED)
     if units is None:
         units = [(d, r) for d in cfg["datasets"] for r in range(int(cfg["repeats"]))]
@@ -1360,9 +1014,26 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
     reps = [f"{b}-{m}" for b in cfg["bases"] for m in cfg["scalings"]]
     summ = summarise(meas, ["rep"]).set_index("rep").loc[reps].reset_index()
     six = [r for r in SIX if r in reps]
-    n_tasks = meas["task"].nunique()
-    n_repeats = meas["repeat"].nunique()
-    n_folds = int(evaluated["fold"].nunique())  # checked: every table holds the declared folds
+    n = {"tasks": meas["task"].nunique(), "repeats": meas["repeat"].nunique(),
+         "folds": int(evaluated["fold"].nunique())}  # checked: every table holds the declared folds
+    edges, bin_tasks, selm, sel = _report_figures(meas, summ, six, reps, selected, cfg, out)
+    ranked = summ.sort_values("f1", ascending=False)
+    _representations_table(ranked, reps, n, cfg, out)
+    tests, per, best_other, runner = _tests_table(meas, meas_all, ranked, reps, edges, learners,
+                                                  out)
+    metrics, sel_res = _report_metrics(summ, ranked, reps, meas, n, tests, per, best_other,
+                                       runner, selm, sel, bin_tasks, published, learners)
+    _claims_table(metrics, per, published, sel_res, meas, n, learners, out)
+    io.write_json(out["metrics"], metrics)
+    n["datasets"] = meas["dataset"].nunique()
+    _report_macros(metrics, summ, ranked, six, n, tests, best_other, runner, published, cfg, out)
+    return metrics
+
+
+def _report_figures(meas, summ, six, reps, selected, cfg: dict, out: dict):
+    """Figs. 1-6 of the paper (``meas`` gains its % positives ``bin``); returns the bins' edges,
+    the tasks per bin and Fig. 6's selection measurements and summary."""
+    from termweight.reporting import save_figure
 
     # Fig. 1, 2, 5
     save_figure(fig1(summ, six), out["fig"] + "1")
@@ -1388,8 +1059,14 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
     sel = summarise(selm, ["selector", "k", "scaling"]).sort_values(["selector", "scaling", "k"])
     save_figure(fig6(sel), out["fig"] + "6")
 
-    # Table of the 30 representations + tests
-    ranked = summ.sort_values("f1", ascending=False)
+    return edges, bin_tasks, selm, sel
+
+
+def _representations_table(ranked, reps, n: dict, cfg: dict, out: dict) -> None:
+    """Fig. 5 as a table: every representation's mean and standard error, sorted by F."""
+    from termweight.reporting import write_latex_table
+
+    n_tasks, n_repeats, n_folds = n["tasks"], n["repeats"], n["folds"]
     frame = pd.DataFrame({
         "Representation": [tex_label(r) for r in ranked["rep"]],
         "Accuracy": [_fmt(m, s) for m, s in zip(ranked["accuracy"], ranked["accuracy_se"],
@@ -1406,6 +1083,14 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
                       "mean $\\pm$ standard error, sorted by F-measure. ``Not conv.'': "
                       f"measurements with a fit stopped at {cfg['max_iter']} iterations.",
                       "tab:forman-representations", escape=False)
+
+
+def _tests_table(meas, meas_all, ranked, reps, edges, learners, out: dict):
+    """The paired tests of BNS against the best other representation and TF-IDF, per learner;
+    returns the first learner's tests, every learner's results, the best other and the
+    runner-up."""
+    from termweight.reporting import write_latex_table
+
     bns_ok = BNS_BINARY in reps
     # The t-test pits BNS against the best other representation (the runner-up when BNS is best)
     best_other = next((r for r in ranked["rep"] if r != BNS_BINARY), None)
@@ -1440,6 +1125,14 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
                       "problem: hinge loss, unregularised bias) on the same folds.",
                       "tab:forman-tests", escape=False)
 
+    return tests, per, best_other, runner
+
+
+def _report_metrics(summ, ranked, reps, meas, n: dict, tests, per, best_other, runner, selm,
+                    sel, bin_tasks, published: dict, learners):
+    """``metrics/forman.json`` without the claims and gaps; and the selection's results."""
+    n_tasks, n_repeats, n_folds = n["tasks"], n["repeats"], n["folds"]
+    bns_ok = BNS_BINARY in reps
     # Claims: published beside measured
     s = summ.set_index("rep")
     metrics = {"tasks": n_tasks, "repeats": n_repeats, "folds": n_folds,
@@ -1452,7 +1145,6 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
                "ranking_by_f1": ranked["rep"].tolist(), "runner_up": runner,
                "best_other_than_bns": best_other,
                "tests": tests, "published": published["claims"]}
-    pc = published["claims"]
     if bns_ok and TFIDF in reps:
         d_acc = float(s.loc[BNS_BINARY, "accuracy"] - s.loc[TFIDF, "accuracy"])
         d_f = float(s.loc[BNS_BINARY, "f1"] - s.loc[TFIDF, "f1"])
@@ -1494,6 +1186,18 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
     verdict_learner = PAPER_LEARNER if PAPER_LEARNER in per else learners[0]
     metrics["headline"] = {k: v for k, v in metrics["learners"][verdict_learner]["headline"].items()
                            if k in metrics["headline"]}
+    return metrics, sel_res
+
+
+def _claims_table(metrics: dict, per, published: dict, sel_res, meas, n: dict, learners,
+                  out: dict) -> None:
+    """The claims and gaps into ``metrics``, and the gaps' table."""
+    from termweight.experiments.claims import tex_escape
+    from termweight.reporting import write_latex_table
+
+    n_tasks, n_repeats = n["tasks"], n["repeats"]
+    from termweight.experiments.forman.claims import claims_and_gaps
+
     claims, gaps = claims_and_gaps(per, published, sel_res, sorted(meas["dataset"].unique()),
                                    n_tasks)
     metrics["claims_learner"] = PAPER_LEARNER if PAPER_LEARNER in per else learners[0]
@@ -1511,11 +1215,17 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
                       f"(the claims and their verdicts: the claims table).",
                       "tab:forman-claims", escape=False,
                       column_format="p{3.6cm}lllp{6.2cm}")
-    io.write_json(out["metrics"], metrics)
 
-    # Macros of every number the report's text quotes (ours and published)
+
+
+def _report_macros(metrics: dict, summ, ranked, six, n: dict, tests, best_other, runner,
+                   published: dict, cfg: dict, out: dict) -> None:
+    """Macros of every number the report's text quotes (ours and published)."""
+    n_tasks, n_repeats = n["tasks"], n["repeats"]
+    pc = published["claims"]
+    s = summ.set_index("rep")
     macro = {"tasks": str(n_tasks), "repeats": str(n_repeats),
-             "datasets": str(meas["dataset"].nunique()),
+             "datasets": str(n["datasets"]),
              "pub_tasks": str(published["setup"]["tasks"]),
              "pub_datasets": str(published["setup"]["datasets"]),
              "pub_repeats": str(published["setup"]["repeats"]),
@@ -1553,7 +1263,6 @@ def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:
     lines = ["% Generated by `termweight forman-report`; do not edit.\n"]
     lines += [f"\\newcommand{{{_macro_name(k)}}}{{{v}}}\n" for k, v in macro.items()]
     io.write_text(out["macros"], "".join(lines))
-    return metrics
 
 
 # --- CLI --------------------------------------------------------------------------------------

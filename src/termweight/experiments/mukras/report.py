@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from itertools import product
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -176,6 +177,30 @@ def _published_prp_change(pub: dict, clf: str, rng: str) -> dict:
             for d in v["ig"][rng]}
 
 
+class _Ctx(NamedTuple):
+    """What Mukras's claims read: the per-fold range means, the corpora, the feature ranges, the
+    data sentence, the per-k results, the published numbers, alpha, the paper's NB changes at
+    350-3000, Table 1's values and the equivalence margin."""
+    per_fold: pd.DataFrame
+    units: list
+    ranges: list
+    lo_rng: str
+    hi_rng: str
+    data: str
+    results: pd.DataFrame
+    published: dict
+    alpha: float
+    pub_nb: dict
+    pv: dict
+    margin: float
+
+
+def _add(claims: list, **kw) -> None:
+    from termweight.experiments.claims import Claim
+
+    claims.append(Claim(**kw).as_dict())
+
+
 def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
                   alpha: float = 0.05) -> tuple[list[dict], list[dict], dict]:
     """The paper's claims tested on our per-fold results: ``(claims, gaps, headline)``.
@@ -205,7 +230,19 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     - ``toy_f2_over_f1`` (Fig. 1/3): the toy features have equal IG and IG+PRP ranks f2 above f1.
     - ``edmunds_27_demoted``: not testable (Edmunds is not public).
     """
-    from scipy import stats as sps
+    ctx = _context(results, cfg, published, alpha)
+    claims, gaps = [], []
+    _nb_prp_above_350(ctx, claims, gaps)
+    _no_difference_claims(ctx, claims)
+    _svm_one_vs_all(ctx, claims)
+    _svm_worse_than_nb(ctx, claims)
+    _svm_gap_no_trend(ctx, claims)
+    _prp_nb_more_than_svm(ctx, claims)
+    _toy_area_edmunds(ctx, claims)
+    return claims, gaps, _headline(ctx)
+
+
+def _context(results: pd.DataFrame, cfg: dict, published: dict, alpha: float) -> _Ctx:
 
     per_fold = range_means(results, cfg["ranges"])
     units = list(dict.fromkeys(results["unit"]))
@@ -219,15 +256,40 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
             f"{u}: k {', '.join(map(str, ks))} left out, where its folds hold fewer terms "
             f"(at most {int(results[results.unit == u]['k_used'].max())}) and every selector keeps "
             "them all" for u, ks in dropped.items()) + ")"
-    claims, gaps = [], []
-
-    def add(**kw):
-        from termweight.experiments.claims import Claim
-
-        claims.append(Claim(**kw).as_dict())
-
-    # 1. NB + PRP better at 350-3000
     pub_nb = _published_prp_change(published, "nb", hi_rng)
+    # "no difference": an equivalence margin, the smallest MSE change the paper calls
+    # significant (its NB gains at 350-3000)
+    margin = min(abs(v) for v in pub_nb.values()) / 100
+    return _Ctx(per_fold, units, ranges, lo_rng, hi_rng, data, results, published, alpha,
+                pub_nb, published["table1"]["values"], margin)
+
+
+def _no_difference(ctx: _Ctx, cells, clf):
+    """A claim of no difference over ``cells`` ((dataset, range) pairs) for ``clf``: the
+    two-tailed t-tests and the TOST within ``ctx.margin``, each Holm-adjusted; (verdict,
+    result, significant, equivalent)."""
+    per_fold, alpha, margin = ctx.per_fold, ctx.alpha, ctx.margin
+    tests = [_ttest(*_range_pairs(per_fold, u, clf, r, "ig+linear", "ig")) for u, r in cells]
+    tosts = [_tost(*_range_pairs(per_fold, u, clf, r, "ig+linear", "ig"), margin)
+             for u, r in cells]
+    ph = _holm([t["p"] for t in tests])
+    pe = _holm(tosts)
+    sig = int(np.sum(ph < alpha))
+    equiv = int(np.sum(pe < alpha))
+    verdict = ("not reproduced" if sig else "reproduced" if equiv == len(cells)
+               else "inconclusive")
+    result = "; ".join(f"{_fmt_test(u, r, t, p)}, TOST Holm p = {q:.3g}"
+                       for (u, r), t, p, q in zip(cells, tests, ph, pe, strict=True))
+    return verdict, result, sig, equiv
+
+
+def _nb_prp_above_350(ctx: _Ctx, claims: list, gaps: list) -> None:
+    """Claim 1: the PRP lowers NB's MSE at 350-3000; and Table 1's gaps."""
+    from scipy import stats as sps
+
+    per_fold, units, ranges, hi_rng, data = ctx.per_fold, ctx.units, ctx.ranges, ctx.hi_rng, ctx.data
+    published, alpha, pub_nb, pv = ctx.published, ctx.alpha, ctx.pub_nb, ctx.pv
+    # 1. NB + PRP better at 350-3000
     tests = [_ttest(*_range_pairs(per_fold, u, "nb", hi_rng, "ig+linear", "ig")) for u in units]
     ph = _holm([t["p"] for t in tests])
     better = sum(t["diff"] < 0 and p < alpha for t, p in zip(tests, ph, strict=True))
@@ -241,7 +303,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
            for u, t in zip(units, tests, strict=True) if t["rel"]}
     missed = [f"{u} {100 * t['rel']:+.1f}% (detectable: {mdd[u]:.1f}%)"
               for u, t, p in zip(units, tests, ph, strict=True) if not (t["diff"] < 0 and p < alpha)]
-    add(id="nb_prp_above_350",
+    _add(claims, id="nb_prp_above_350",
         claim="As a result of the PRP, the performance of Naive Bayes significantly improves at "
               "dimensions above 350 (IG+PRP vs IG, 350-3000 features)",
         where="Sec. 4.1, Table 1, Fig. 4",
@@ -259,7 +321,6 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
             f"published {-max(pub_nb.values()):.1f} to {-min(pub_nb.values()):.1f}% gains; "
             "the paper's corpora (Rateitall Actors, Movies; Edmunds) are not public, so why the "
             "PRP helps less on these substitutes is unexplained"))
-    pv = published["table1"]["values"]
     for clf in ("nb", "svm"):
         for key, sel in (("ig", "ig"), ("ig_prp", "ig+linear")):
             for r in ranges:
@@ -286,31 +347,21 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
                                   "tests in the claims; the size of the difference is "
                                   "unexplained"})
 
+
+def _no_difference_claims(ctx: _Ctx, claims: list) -> None:
+    """Claims 2-3: no difference below 350 (NB), no response of the SVM, by TOST."""
+    units, ranges, lo_rng, hi_rng, data, published, margin = (
+        ctx.units, ctx.ranges, ctx.lo_rng, ctx.hi_rng, ctx.data, ctx.published, ctx.margin)
     # 2. and 3. "no difference": an equivalence test (TOST) within the smallest MSE change the
     # paper calls significant (its NB gains at 350-3000), not a non-significant t-test
-    margin = min(abs(v) for v in pub_nb.values()) / 100
     margin_text = (f"equivalence margin +-{100 * margin:.1f}% of IG's MSE, the smallest NB change "
                    f"the paper calls significant ({hi_rng}); TOST (two one-sided paired t-tests, "
                    f"statsmodels ttost_paired) beside the two-tailed t-test, Holm within each")
 
-    def no_difference(cells, clf):
-        tests = [_ttest(*_range_pairs(per_fold, u, clf, r, "ig+linear", "ig")) for u, r in cells]
-        tosts = [_tost(*_range_pairs(per_fold, u, clf, r, "ig+linear", "ig"), margin)
-                 for u, r in cells]
-        ph = _holm([t["p"] for t in tests])
-        pe = _holm(tosts)
-        sig = int(np.sum(ph < alpha))
-        equiv = int(np.sum(pe < alpha))
-        verdict = ("not reproduced" if sig else "reproduced" if equiv == len(cells)
-                   else "inconclusive")
-        result = "; ".join(f"{_fmt_test(u, r, t, p)}, TOST Holm p = {q:.3g}"
-                           for (u, r), t, p, q in zip(cells, tests, ph, pe, strict=True))
-        return verdict, result, sig, equiv
-
     cells = [(u, lo_rng) for u in units]
-    verdict, result, sig, equiv = no_difference(cells, "nb")
+    verdict, result, sig, equiv = _no_difference(ctx, cells, "nb")
     pub_lo = _published_prp_change(published, "nb", lo_rng)
-    add(id="no_diff_below_350",
+    _add(claims, id="no_diff_below_350",
         claim="There is no significant difference between IG and IG+PRP when the dimensions drop "
               "below 350",
         where="Sec. 4.1, Fig. 4, Table 1",
@@ -326,8 +377,8 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         f"margin: too few test documents per fold to tell")
 
     cells = [(u, r) for u in units for r in ranges]
-    verdict, result, sig, equiv = no_difference(cells, "svm")
-    add(id="svm_no_response",
+    verdict, result, sig, equiv = _no_difference(ctx, cells, "svm")
+    _add(claims, id="svm_no_response",
         claim="SVM does not respond to the PRP",
         where="Sec. 4.2, Fig. 4, Table 1",
         published="SVM MSE change IG+PRP vs IG: " + ", ".join(
@@ -344,6 +395,11 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
          "unexplained") if sig else
         f"no test is significant, but only {equiv} of {len(cells)} are shown within the margin")
 
+
+def _svm_one_vs_all(ctx: _Ctx, claims: list) -> None:
+    """Claim 4b: one-vs-all is the cause of the SVM's poorer MSE (Frank & Hall against it)."""
+    per_fold, units, ranges, data, results, alpha = (
+        ctx.per_fold, ctx.units, ctx.ranges, ctx.data, ctx.results, ctx.alpha)
     # 4b. SVM's poorer performance is due to the one-vs-all paradigm (Sec. 4.2): an ordinal
     # decomposition of the same binary SVMs (Frank & Hall) should then lower the SVM's MSE
     if "fh" in set(per_fold["classifier"]):
@@ -355,7 +411,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         higher = sum(t["diff"] > 0 and p < alpha for t, p in zip(tests, ph, strict=True))
         verdict = ("reproduced" if lower == len(cells) else
                    "not reproduced" if higher or not lower else "partly")
-        add(id="svm_one_vs_all_cause",
+        _add(claims, id="svm_one_vs_all_cause",
             claim="SVM's poorer performance is due to the one-vs-all paradigm, which breaks down "
                   "when the language-to-class boundaries are not distinct (ordinal classes)",
             where="Sec. 4.2",
@@ -376,6 +432,11 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
                 for (u, r), t, p in zip(cells, tests, ph, strict=True) if p >= alpha)
             + ": too few test documents to tell there")
 
+
+def _svm_worse_than_nb(ctx: _Ctx, claims: list) -> None:
+    """Claim 4: the SVM is consistently poorer than NB."""
+    per_fold, units, ranges, data, alpha, pv = (
+        ctx.per_fold, ctx.units, ctx.ranges, ctx.data, ctx.alpha, ctx.pv)
     # 4. SVM worse than NB
     cells = [(u, r, s) for u in units for r in ranges for s in ("ig", "ig+linear")]
     tests = [_ttest(*_range_pairs(per_fold, u, "svm", r, s, ("nb", s))) for u, r, s in cells]
@@ -388,7 +449,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     lower = [f"{u} {s} {r}" for (u, r, s), t in zip(cells, tests, strict=True) if t["diff"] <= 0]
     pub_cells = [(d, r, s) for s in ("ig", "ig_prp") for r in pv["nb"][s] for d in pv["nb"][s][r]]
     pub_worse = sum(pv["svm"][s][r][d] > pv["nb"][s][r][d] for d, r, s in pub_cells)
-    add(id="svm_worse_than_nb",
+    _add(claims, id="svm_worse_than_nb",
         claim="The performance of SVM is consistently poorer than that of Naive Bayes",
         where="Sec. 4.2, Table 1",
         published=f"SVM MSE above NB's in {pub_worse} of {len(pub_cells)} Table 1 cells",
@@ -404,6 +465,12 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         "LinearSVC on cosine TF-IDF (the paper's SVMlight input is not stated); why the gap is "
         "smaller than the paper's on these substitutes is unexplained")
 
+
+def _svm_gap_no_trend(ctx: _Ctx, claims: list) -> None:
+    """Claim 5: the SVM - NB gap does not shrink with k."""
+    from scipy import stats as sps
+
+    units, data, results, alpha = ctx.units, ctx.data, ctx.results, ctx.alpha
     # 5. no trend of SVM approaching NB as k grows
     slopes = {}
     for u in units:
@@ -417,7 +484,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     ph = _holm([tt[u].pvalue for u in units])
     shrink = sum(slopes[u].mean() < 0 and p < alpha for u, p in zip(units, ph, strict=True))
     verdict = "reproduced" if shrink == 0 else "not reproduced"
-    add(id="svm_gap_no_trend",
+    _add(claims, id="svm_gap_no_trend",
         claim="It would be expected for SVM to approach or exceed Naive Bayes as the number of "
               "features grows; there is no such trend in our results",
         where="Sec. 4.2, Fig. 4",
@@ -430,6 +497,11 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         cause="" if verdict == "reproduced" else
         f"the gap shrinks significantly with k on {shrink} of {len(units)} datasets: unexplained")
 
+
+def _prp_nb_more_than_svm(ctx: _Ctx, claims: list) -> None:
+    """Claim 6: the PRP is felt more by NB than by the SVM."""
+    per_fold, units, hi_rng, data, published, alpha, pub_nb = (
+        ctx.per_fold, ctx.units, ctx.hi_rng, ctx.data, ctx.published, ctx.alpha, ctx.pub_nb)
     # 6. the PRP is felt more by NB than by SVM
     tests = []
     for u in units:
@@ -439,7 +511,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     ph = _holm([t["p"] for t in tests])
     more = sum(t["diff"] > 0 and p < alpha for t, p in zip(tests, ph, strict=True))
     verdict = ("reproduced" if more == len(units) else "partly" if more else "not reproduced")
-    add(id="prp_nb_more_than_svm",
+    _add(claims, id="prp_nb_more_than_svm",
         claim="The effect of IG+PRP is felt more by Naive Bayes than by SVM",
         where="Sec. 4.1, Fig. 4",
         published="Table 1, 350-3000: NB gains " + ", ".join(
@@ -455,11 +527,15 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         f"significant on {more} of {len(units)} datasets, where NB itself gains significantly "
         "(see nb_prp_above_350): unexplained beyond that")
 
+
+def _toy_area_edmunds(ctx: _Ctx, claims: list) -> None:
+    """Claims 7-8: the toy example, the PRP's area, the Edmunds term (not testable)."""
+    published = ctx.published
     # 7. the toy example (Fig. 1 and 3)
     toy = example_scores()
     ig_eq = abs(toy["IG"][0] - toy["IG"][1]) < 1e-12
     prp_up = toy["IG+PRP"][1] > toy["IG+PRP"][0]
-    add(id="toy_f2_over_f1",
+    _add(claims, id="toy_f2_over_f1",
         claim="f1 (in two distant classes) and f2 (in two neighbouring classes) get the same IG; "
               "after the PRP, f2 is more discriminative than f1",
         where="Sec. 2-3, Figs. 1 and 3",
@@ -474,7 +550,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
     # 7b. the PRP keeps the area under P(c, f) (Sec. 3: "this property ensures that the area
     # under P'(c, f_t) equates to that under P(c, f_t)")
     dev = prp_area_deviation()
-    add(id="prp_preserves_area",
+    _add(claims, id="prp_preserves_area",
         claim="With the similarities normalised (sum_k S(c_i, c_k) = 1), the area under "
               "P'(c, f) equals that under P(c, f)",
         where="Sec. 3, eq. 2",
@@ -488,7 +564,7 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
 
     # 8. the Edmunds example
     demoted = published.get("text", {}).get("edmunds_demoted_term", {})
-    add(id="edmunds_27_demoted",
+    _add(claims, id="edmunds_27_demoted",
         claim="The term 2.7 of the Edmunds dataset was demoted by about 8,500 positions by the "
               "PRP",
         where="Sec. 4.1",
@@ -498,13 +574,17 @@ def assess_claims(results: pd.DataFrame, cfg: dict, published: dict,
         verdict="not testable",
         cause="the Edmunds.com reviews are not public (nor are Rateitall Actors and Movies)")
 
+
+def _headline(ctx: _Ctx) -> dict:
+    """The headline numbers: the mean PRP change per classifier and range (%)."""
+    per_fold, units, ranges = ctx.per_fold, ctx.units, ctx.ranges
     headline = {}
     for clf in ("nb", "svm"):
         for r in ranges:
             rel = [_ttest(*_range_pairs(per_fold, u, clf, r, "ig+linear", "ig"))["rel"]
                    for u in units]
             headline[f"{clf}/prp_change_pct/{r}"] = round(100 * float(np.mean(rel)), 3)
-    return claims, gaps, headline
+    return headline
 
 
 # ------------------------------------------------------------------------------------- reports

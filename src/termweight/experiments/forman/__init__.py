@@ -539,7 +539,9 @@ def fig6(sel: pd.DataFrame):
                             ls="-" if scaling != "none" else "--")
         ax.set_xscale("log")
         ticks = sorted(set(sel.loc[sel["selector"] != "all", "k"])) + [x_all]
-        ax.set_xticks(ticks, [str(t) for t in ticks[:-1]] + ["all"])
+        # turned: at half the page's width, 1000 / 2000 / 5000 / all run into each other level
+        ax.set_xticks(ticks, [str(t) for t in ticks[:-1]] + ["all"], rotation=45, ha="right",
+                      rotation_mode="anchor")
         ax.minorticks_off()
         ax.set_xlabel("number of features selected (binary features)")
         ax.set_ylabel(name)

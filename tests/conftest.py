@@ -22,6 +22,9 @@ def pytest_configure(config) -> None:
     if imported != own:
         pytest.exit(f"the tests are this checkout's ({own}), but Python imports termweight from "
                     f"{imported}: run pytest without -I, or `pip install -e .` here", returncode=2)
+    from termweight.checkout import pin_blas
+
+    pin_blas()  # as every pipeline step: the same BLAS kernel and one thread, before numpy loads
 
 
 MIRROR = Path(os.environ.get("TERMWEIGHT_MIRROR", REPO.parent / "shared" / "datasets"))

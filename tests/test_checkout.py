@@ -53,3 +53,30 @@ def test_a_clone_whose_code_cannot_be_imported_is_refused_in_one_line(tmp_path):
     imported = subprocess.run([sys.executable, "-c", "import termweight; print(termweight.__file__)"],
                               cwd=tmp_path, env=_env(), capture_output=True, text=True).stdout
     assert str(Path(imported.strip()).resolve().parent) in line
+
+
+def test_every_step_runs_one_blas_kernel_and_thread(tmp_path):
+    """`python -m termweight` pins OpenBLAS's kernel (Haswell, on AVX2 + FMA CPUs) and one thread
+    before numpy loads: the logistic-regression columns then do not depend on the machine (under
+    OpenBLAS's own choice on an AVX-512 CPU, SkylakeX, R52's binary-bns fits gave another document
+    accuracy) nor on --cores; a value set by the user is kept."""
+    import subprocess
+    import sys
+
+    from termweight.checkout import BLAS_KERNEL, pin_blas
+
+    probe = ("from termweight.checkout import pin_blas; pin_blas()\n"
+             "import numpy, threadpoolctl\n"
+             "print(*[(i['architecture'], i['num_threads']) for i in threadpoolctl.threadpool_info()\n"
+             "        if i['internal_api'] == 'openblas'][:1])")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")  # this checkout's
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    if " avx2" in flags and " fma" in flags:
+        assert out.strip() == f"('{BLAS_KERNEL}', 1)", out
+    given = {"OPENBLAS_CORETYPE": "Zen", "OPENBLAS_NUM_THREADS": "2"}
+    pin_blas(given)
+    assert given == {"OPENBLAS_CORETYPE": "Zen", "OPENBLAS_NUM_THREADS": "2"}

@@ -20,6 +20,32 @@ RUNNER = True
 #: set in the environment of the re-run, so that it never loops
 REEXEC_ENV = "TERMWEIGHT_OWN_SRC"
 
+#: OpenBLAS's kernel for every step on an x86-64 CPU with AVX2 and FMA: the same BLAS arithmetic on
+#: every such machine. Liblinear's primal solver (logistic regression above C = 100) calls BLAS,
+#: and under OpenBLAS's AVX-512 kernel (SkylakeX, which it picks by itself on AVX-512 CPUs) its
+#: fits on R52 (binary-bns, the fixed split) gave another document accuracy (0.92640 against
+#: 0.92601) than under the Haswell, Zen, Sandybridge and Prescott kernels, which agreed with the
+#: committed column (measured 2026-12-03).
+BLAS_KERNEL = "Haswell"
+
+
+def pin_blas(environ=os.environ) -> None:
+    """Pin OpenBLAS's kernel (``BLAS_KERNEL``, on x86-64 CPUs with AVX2 and FMA) and its threads
+    (1: the steps run in parallel as processes) before numpy loads it, so that a result does not
+    depend on the machine or ``--cores``. A value already in the environment is kept (and the
+    build's provenance records the BLAS that ran); elsewhere nothing is set."""
+    environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if "OPENBLAS_CORETYPE" in environ or "numpy" in sys.modules:
+        return
+    try:
+        flags = next((line.split(":", 1)[1].split() for line in
+                      Path("/proc/cpuinfo").read_text().splitlines()
+                      if line.startswith("flags")), [])
+    except OSError:
+        return
+    if {"avx2", "fma"} <= set(flags):
+        environ["OPENBLAS_CORETYPE"] = BLAS_KERNEL
+
 
 def checkout_source(cwd: Path | None = None) -> Path | None:
     """``<cwd>/src/termweight`` when the working directory is a termweight checkout (it has

@@ -130,6 +130,9 @@ def main(argv=None) -> int:
     int
         0 on success, 2 on bad input, else the status of the command (``run``).
     """
+    from termweight.checkout import pin_blas
+
+    pin_blas()  # the `termweight` script: as `python -m termweight` (no effect once numpy loaded)
     try:
         return _main(argv)
     except ModuleNotFoundError as exc:

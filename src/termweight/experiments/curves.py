@@ -236,7 +236,7 @@ def curves_figure(table: pd.DataFrame, controls, measure_name: str, learner_name
     from termweight.reporting import figure
 
     datasets, learners = list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["learner"]))
-    fig, axes = figure(len(datasets), len(learners), height=1.55 * len(datasets) + 0.9,
+    fig, axes = figure(len(datasets), len(learners), height=1.6 * len(datasets) + 0.9,
                        squeeze=False, sharex=True)
     weightings = list(dict.fromkeys(table["weighting"]))
     colors = {w: f"C{i % 10}" for i, w in enumerate(weightings)}
@@ -252,15 +252,15 @@ def curves_figure(table: pd.DataFrame, controls, measure_name: str, learner_name
             ax.set_xscale("log")
             ax.set_xticks([0.1, 0.25, 0.5, 1.0], ["10%", "25%", "50%", "100%"])
             ax.minorticks_off()
-            ax.set_title(f"{d}, {learner_names.get(learner, learner)}")
-            if j == 0:
-                ax.set_ylabel(f"{measure_name} gain")
+            ax.set_title(f"{d}\n{learner_names.get(learner, learner)}")
+    # one label for the rows (a label per row ran into its neighbours)
+    fig.supylabel(f"{measure_name}: gain over the stronger control")
     for ax in axes[-1]:
         ax.set_xlabel("training documents used")
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False,
                bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.tight_layout(rect=(0.02, 0.1, 1, 1))
     return fig
 
 
@@ -297,7 +297,8 @@ def text(summ: pd.DataFrame, measure_name: str) -> str:
                      f"{int(s['weightings'].sum())} (dataset, learner, weighting) triples beat "
                      f"both controls, the best gain per dataset and learner "
                      f"{s['best_gain'].mean():+.4f} on average")
-    return (f"{measure_name.capitalize()}: " + "; ".join(parts) + ".").replace("%", "\\%")
+    lead = measure_name[:1].upper() + measure_name[1:]  # "Macro-F1", not str.capitalize's "Macro-f1"
+    return (f"{lead}: " + "; ".join(parts) + ".").replace("%", "\\%")
 
 
 def cmd_curves_report(args) -> None:

@@ -291,6 +291,28 @@ def test_rank_tests_on_a_known_matrix():
     assert c["wilcoxon_p_holm"] == c["wilcoxon_p"] and c["hier_n"] == 0  # one split each
 
 
+
+def test_the_tests_table_gives_both_controls_ranks_and_moves_constant_sizes_to_the_caption():
+    """Table ``benchmark_tests``: the best weighting's rank beside each tf-idf control's; N and k
+    in the caption when every row has the same, columns when they differ."""
+    from termweight.experiments.benchmark import _tests_summary, rank_tests
+
+    rng = np.random.default_rng(5)
+    D = pd.DataFrame(rng.random((8, 4)) * 0.1, index=[f"ds{i}" for i in range(8)],
+                     columns=["a", "tfidf", "sklearn_sublinear_tfidf", "d"])
+    D["a"] += 0.5
+    t = rank_tests(D, "tfidf", 0.05)
+    cfg = {"controls": ["tfidf", "sklearn_sublinear_tfidf"], "baseline": "tfidf"}
+    table, caption = _tests_summary({("mnb", "macro_f1"): t, ("mnb", "accuracy"): t}, cfg)
+    assert caption == " ($N$ = 8 datasets, $k$ = 4 weightings)" and "$N$" not in table
+    row = table.iloc[0]
+    assert row["its rank"] == "1.00"
+    assert row["rank of tfidf"] == f"{t['avg_rank']['tfidf']:.2f}"
+    assert row["rank of sublinear"] == f"{t['avg_rank']['sklearn_sublinear_tfidf']:.2f}"
+    fewer = rank_tests(D.iloc[:6], "tfidf", 0.05)
+    table, caption = _tests_summary({("mnb", "macro_f1"): t, ("mnb", "accuracy"): fewer}, cfg)
+    assert caption == "" and table["$N$"].tolist() == ["8", "6"]
+
 def _runs(D: pd.DataFrame, splits: int = 1, noise: float = 0.0, seed: int = 0) -> pd.DataFrame:
     """Per-split runs whose mean over the splits is ``D`` (learner mnb, measure macro_f1)."""
     rng = np.random.default_rng(seed)

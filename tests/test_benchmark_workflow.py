@@ -391,7 +391,7 @@ def test_the_pdf_section_shows_every_configured_learner(project):
     for caption in ("Benchmark leaderboard, LinearSVC", "Benchmark leaderboard, logistic regression",
                     "Benchmark leaderboard, multinomial naive Bayes",
                     "Critical-difference diagram, multinomial naive Bayes",
-                    "per learner and measure; the pairs of weightings", "What unit-length rows change"):
+                    "the average rank of each tf-idf control", "What unit-length rows change"):
         assert caption in section, caption
     assert "[?" not in section and "not generated yet" not in section
 

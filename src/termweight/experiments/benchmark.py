@@ -728,12 +728,15 @@ def _report(args, params: dict, runs: pd.DataFrame, cost, measures: list) -> Non
     io.write_table(data / "pairwise.csv", pd.DataFrame(
         pair_rows, columns=["learner", "measure", "a", "b", "mean_diff", "wilcoxon_p",
                             "wilcoxon_p_holm"]))
-    write_latex_table(reports / "tables" / "benchmark_tests.tex", _tests_summary(tests, cfg),
-                      "Benchmark: Friedman's $\\chi^2$ (its $p$) per learner and measure; the "
-                      "pairs of weightings whose pairwise Wilcoxon signed-rank test, "
+    summary, fixed = _tests_summary(tests, cfg)
+    write_latex_table(reports / "tables" / "benchmark_tests.tex", summary,
+                      "Benchmark: Friedman's $\\chi^2$ (its $p$) per learner and measure"
+                      f"{fixed}; the pairs of weightings whose pairwise Wilcoxon signed-rank test, "
                       f"Holm-adjusted over all pairs, has $p < \\alpha$ ($\\alpha$ = "
                       f"{cfg['alpha']}), of all pairs; Nemenyi's critical difference of average "
-                      "ranks, for reference; the best-ranked weighting. macro-F1 (top-1): "
+                      "ranks, for reference; the best-ranked weighting and the average rank of "
+                      "each tf-idf control (tfidf: raw tf $\\times \\log N/df$; sublinear: "
+                      "scikit-learn's sublinear tf-idf). macro-F1 (top-1): "
                       "macro-F1 of the top-ranked class on single-label datasets, of the "
                       "per-category decisions on multi-label Reuters-21578.",
                       "tab:benchmark_tests", escape=False)
@@ -823,20 +826,30 @@ def _write_leaderboard(runs, scores, tests, learner, measures, cfg, b, datasets,
         f"tab:benchmark_{learner}", escape=False)
 
 
-def _tests_summary(tests: dict, cfg: dict) -> pd.DataFrame:
-    """``tables/benchmark_tests.tex``'s rows: a row per learner and measure."""
-    return pd.DataFrame([{
+def _tests_summary(tests: dict, cfg: dict) -> tuple[pd.DataFrame, str]:
+    """``tables/benchmark_tests.tex``'s rows, a row per learner and measure, with the average
+    rank of the best weighting and of each tf-idf control (``cfg['controls']``); and the
+    caption's words for N (datasets) and k (weightings) when every row has the same (else they
+    are columns)."""
+    def rank(t, w):
+        return f"{t['avg_rank'][w]:.2f}" if w in t["avg_rank"] else "--"
+
+    sizes = {(t["n_datasets"], t["k"]) for t in tests.values()}
+    table = pd.DataFrame([{
         "Learner": LEARNER_NAMES.get(lr, lr), "Measure": SHORT_MEASURE_NAMES.get(m, MEASURE_NAMES[m]),
-        "$N$": str(t["n_datasets"]), "$k$": str(t["k"]),
+        **({} if len(sizes) == 1 else {"$N$": str(t["n_datasets"]), "$k$": str(t["k"])}),
         "Friedman ($p$)": (f"{t['friedman_chi2']:.1f} ({_fmt_p(t['friedman_p'])})"
                            if np.isfinite(t["friedman_chi2"]) else "--"),
         "pairs differ": (f"{_n_different(t)}/{t['k'] * (t['k'] - 1) // 2}"
                          if t.get("wilcoxon_holm") is not None else "--"),
         "Nemenyi CD": f"{t['cd']:.2f}" if t.get("cd") else "--",
         "best": _w(t["best"]), "its rank": f"{t['avg_rank'].iloc[0]:.2f}",
-        f"rank of {cfg['baseline']}": (f"{t['avg_rank'][cfg['baseline']]:.2f}"
-                                       if cfg["baseline"] in t["avg_rank"] else "--"),
+        **{f"rank of {CONTROL_LABELS.get(c, c)}": rank(t, c) for c in cfg["controls"]},
     } for (lr, m), t in tests.items()])
+    if len(sizes) != 1:
+        return table, ""
+    (n, k), = sizes
+    return table, f" ($N$ = {n} datasets, $k$ = {k} weightings)"
 
 
 def _headline(runs, tests, rows, majority, ctx: dict) -> dict:

@@ -3,6 +3,8 @@ learner's grid, the inner cross-validated score there and one and two (``--decad
 
     python benchmarks/probe_grid_edges.py [--per-learner 40] [--out benchmarks/results/grid_edges.json]
     python benchmarks/probe_grid_edges.py --per-dataset 8 --datasets reuters21578 r52 amazon_beauty
+    python benchmarks/probe_grid_edges.py --per-dataset 8 --share 0.3 \
+        --out benchmarks/results/grid_edges_stratified.json
 
 
 Reads the committed columns (``data/benchmark/columns``: each run's chosen ``value``) and, for a
@@ -17,7 +19,11 @@ share above 0.001 and above the ROPE), with the seconds the extra fits took.
 
 ``--per-dataset N`` stratifies the sample instead: N runs at each end per dataset (all of them
 where fewer), so that the datasets where many runs sit at an edge (Reuters-21578, R52,
-amazon_beauty) are probed by name, and the summary is also given per dataset. A probe whose fits
+amazon_beauty) are probed by name, and the summary is also given per dataset. With ``--share S``
+only the datasets where at least S of the learner's runs chose that end are probed (the rule
+registered for the stratified probe: 0.3), and each gets the registered verdict: ``extend`` when
+the median gain beyond the edge exceeds the ROPE (0.01) or more than a quarter of the probes gain
+more than it, else ``flat``. A probe whose fits
 stop at the iteration cap is fitted again with ten times the cap (``refit``: its scores, gain and
 the fits still unconverged), so an unconverged fit is either converged or reported.
 """
@@ -108,6 +114,17 @@ def summary(probes: list[dict]) -> dict:
             "seconds": round(sum(p["seconds"] for p in probes), 1)}
 
 
+#: the registered rule's margin (registrations.yaml, edge-probe): the benchmark's ROPE
+ROPE = 0.01
+
+
+def verdict(summ: dict) -> dict:
+    """The registered rule for one (learner, dataset): ``extend`` its grid when the median gain
+    beyond the edge exceeds the ROPE or more than a quarter of the probes gain more than it."""
+    extend = summ["quantiles"]["0.5"] > ROPE or summ["share_gain_above_rope_0.01"] > 0.25
+    return {**summ, "verdict": "extend" if extend else "flat"}
+
+
 def main() -> None:
     from termweight.settings import protocol_of
 
@@ -119,6 +136,9 @@ def main() -> None:
     ap.add_argument("--per-dataset", type=int,
                     help="stratified: this many runs at each end per dataset (not --per-learner)")
     ap.add_argument("--datasets", nargs="*", help="only these datasets (default: all)")
+    ap.add_argument("--share", type=float, default=0.0,
+                    help="stratified: only the datasets where at least this share of the "
+                    "learner's runs chose the end (default: every dataset with one)")
     ap.add_argument("--out", default="benchmarks/results/grid_edges.json")
     args = ap.parse_args()
     settings = json.loads((REPO / "data/benchmark/settings.json").read_text())
@@ -127,7 +147,7 @@ def main() -> None:
     if args.datasets:
         runs = runs[runs["dataset"].isin(args.datasets)]
     out = {"what": __doc__.splitlines()[0], "date": datetime.now(UTC).date().isoformat(),
-           "per_dataset": args.per_dataset, "datasets": args.datasets,
+           "per_dataset": args.per_dataset, "datasets": args.datasets, "share": args.share,
            "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
                                     capture_output=True).stdout.strip(), "learners": {}}
     for learner, g in runs.groupby("learner"):
@@ -139,6 +159,9 @@ def main() -> None:
         rec = {"grid": list(grid), "runs": len(g),
                **{f"at_{k}": len(v) for k, v in at.items()}}
         for end, sub in at.items():
+            if args.per_dataset and args.share:  # the datasets where the end is frequent
+                share = sub.groupby("dataset").size() / g.groupby("dataset").size()
+                sub = sub[sub["dataset"].isin(share.index[share.fillna(0) >= args.share])]
             if sub.empty:
                 continue
             if args.per_dataset:  # stratified: every dataset at that end, by name
@@ -159,7 +182,7 @@ def main() -> None:
                 rec[end]["datasets"] = {
                     d: {"runs_at_end": int((sub["dataset"] == d).sum()),
                         "runs": int((g["dataset"] == d).sum()),
-                        **summary([p for p in probes if p["dataset"] == d])}
+                        **verdict(summary([p for p in probes if p["dataset"] == d]))}
                     for d in sorted(sample["dataset"].unique())}
         out["learners"][learner] = rec
         print(learner, {k: v for k, v in rec.items() if k in ("runs", "at_top", "at_bottom")},

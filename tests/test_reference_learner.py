@@ -91,3 +91,27 @@ def test_bad_input_is_refused():
         FastTextClassifier().fit(["a", "b"], [0, 0])
     with pytest.raises(ValueError, match="loss must be"):
         FastTextClassifier(loss="hinge").fit(["a", "b"], [0, 1])
+
+
+def test_the_epoch_grid_doubles_its_top_while_the_top_wins():
+    """The reference row's epochs (``steps.reference.grow``): the grid, then its top doubled
+    while the top scores best by more than the margin, up to the cap; ties go to the fewer
+    epochs."""
+    from termweight.steps.reference import grow
+
+    tried = []
+
+    def rising(e):  # more is always better, by more than the margin: grows to the cap, an edge
+        tried.append(e)
+        return e / 1000
+
+    assert grow(rising, (25, 50, 100), 400, 0.01) == (
+        400, {25: .025, 50: .05, 100: .1, 200: .2, 400: .4})
+    assert tried == [25, 50, 100, 200, 400]
+    assert grow(rising, (25, 50, 100), 300, 0.01)[0] == 300  # the cap itself, not its double
+    peak = {25: .5, 50: .7, 100: .8, 200: .85, 400: .85}  # a tie at the top: the fewer epochs
+    assert grow(peak.get, (25, 50, 100), 800, 0.01) == (200, {**peak})
+    slight = {25: .5, 50: .7, 100: .705}  # the top wins by less than the margin: kept, no more
+    assert grow(slight.get, (25, 50, 100), 400, 0.01) == (100, slight)
+    inner = {25: .6, 50: .7, 100: .65}  # an interior choice tries nothing more
+    assert grow(inner.get, (25, 50, 100), 400, 0.01) == (50, inner)

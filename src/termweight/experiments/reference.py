@@ -28,9 +28,11 @@ log = logging.getLogger("termweight")
 LEARNER = "fasttext"
 
 
-def reference_scores(params: dict, template: str, measure: str) -> pd.Series:
+def reference_scores(params: dict, template: str, measure: str,
+                     epochs: list | None = None) -> pd.Series:
     """fastText's score per dataset (the mean of ``measure`` over the splits) from its columns
-    (``template`` with ``{run}``); every split of the run present once."""
+    (``template`` with ``{run}``); every split of the run present once. ``epochs``, if given, is
+    extended with each split's chosen epochs (the column's ``value``)."""
     from termweight.experiments.curves import column_runs
     from termweight.intermediates import read_metrics
     from termweight.settings import benchmark_runs
@@ -39,7 +41,8 @@ def reference_scores(params: dict, template: str, measure: str) -> pd.Series:
     out = {}
     for run, e in benchmark_runs(params).items():
         path = template.format(run=run)
-        runs = column_runs(path, read_metrics(path))
+        frame = read_metrics(path)
+        runs = column_runs(path, frame)
         want = split_names(e["protocol"])
         if set(runs["learner"]) != {LEARNER} or sorted(runs["split"]) != sorted(want):
             raise DataError(path, f"want one {LEARNER} row per split of {run} ({len(want)}), "
@@ -47,6 +50,8 @@ def reference_scores(params: dict, template: str, measure: str) -> pd.Series:
         if not np.isfinite(runs[measure]).all():
             raise DataError(path, f"a non-finite {measure}")
         out[e["dataset"]] = float(runs[measure].mean())
+        if epochs is not None:
+            epochs.extend(int(v) for v in frame.groupby("split")["value"].first())
     return pd.Series(out, name=LEARNER)
 
 
@@ -116,11 +121,17 @@ def latex(table: pd.DataFrame, measure_name: str, learner_names: dict) -> str:
                        escape=False, column_format="l" + "r" * (frame.shape[1] - 1))
 
 
-def text(summ: pd.DataFrame, learner_names: dict) -> str:
-    """The report's sentence: per learner, fastText minus its best weighting (and minus the
-    stronger control when that is another weighting)."""
+def epoch_counts(epochs) -> dict[int, int]:
+    """How many splits chose each number of epochs, in increasing epochs."""
+    values, counts = np.unique(np.asarray(epochs, dtype=int), return_counts=True)
+    return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+
+
+def text(summ: pd.DataFrame, learner_names: dict, epochs: dict[int, int] | None = None) -> str:
+    """The report's sentence: the epochs chosen, then per learner fastText minus its best
+    weighting (and minus the stronger control when that is another weighting)."""
     from termweight.experiments.benchmark import _w
-    from termweight.steps.reference import EPOCHS
+    from termweight.steps.reference import EPOCHS, MARGIN, MAX_EPOCHS
 
     def one(r):
         return (f"{_w(r.weighting)} {r.mean_diff:+.4f} ({r.wins} of {r.datasets} datasets, "
@@ -134,7 +145,14 @@ def text(summ: pd.DataFrame, learner_names: dict) -> str:
         if len(ctrl):
             part += f", stronger control {one(ctrl.iloc[0])}"
         parts.append(part)
-    return (f"Epochs from {', '.join(map(str, EPOCHS))}. fastText minus each learner's best "
+    chosen = ""
+    if epochs:
+        n, edge = sum(epochs.values()), epochs.get(MAX_EPOCHS, 0)
+        chosen = (" Chosen per split: " + ", ".join(f"{e} in {c}" for e, c in epochs.items())
+                  + f" of {n}; at the cap, an edge of the grid, in {edge}.")
+    return (f"Epochs by the inner folds from {', '.join(map(str, EPOCHS))}, the top doubled "
+            f"while it won by more than {MARGIN:g}, up to {MAX_EPOCHS}.{chosen} fastText minus "
+            "each learner's best "
             "weighting (and minus its stronger tf-idf control), the mean difference over the "
             "datasets, with fastText's wins and Wilcoxon's two-sided p over the datasets and "
             "over the corpus families: " + "; ".join(parts) + ".")
@@ -168,14 +186,17 @@ def cmd_reference_report(args) -> None:
     conclusions = io.read_json(args.conclusions).get("conclusions")
     if not conclusions:
         raise DataError(args.conclusions, "no 'conclusions' (run benchmark-report first)")
-    table = compare(reference_scores(params, args.reference, measure), scores, conclusions,
-                    measure)
+    chosen: list = []
+    table = compare(reference_scores(params, args.reference, measure, chosen), scores,
+                    conclusions, measure)
+    epochs = epoch_counts(chosen)
     summ = summary(table)
     reg = registered(summ, LEARNER_NAMES)
     reports = Path(args.reports)
     metrics = {"experiment": "benchmark_reference", "measure": measure,
                "summary": [{k: (round(v, 6) if isinstance(v, float) else v) for k, v in r.items()}
                            for r in summ.to_dict(orient="records")],
+               "epochs": {str(e): c for e, c in epochs.items()},
                "registered": {k: v for k, v in reg.items() if k != "text"}}
     with io.all_or_nothing():
         io.write_table(reports / "tables" / "benchmark_reference.csv", table.round(6))
@@ -184,7 +205,7 @@ def cmd_reference_report(args) -> None:
         io.write_json(reports / "metrics" / "benchmark_reference.json", metrics)
         io.write_text(reports / "macros" / "benchmark_reference.tex",
                       "% fastText beside the benchmark (generated; do not edit).\n"
-                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES)} "
+                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES, epochs)} "
                       f"{reg['text']}}}\n")
     log.info("benchmark reference: fastText on %d datasets", table["dataset"].nunique())
 

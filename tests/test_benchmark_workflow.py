@@ -571,6 +571,13 @@ def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_
         (lr, a) for lr in SMALL_BENCHMARK["learners"] for a in ("best", "control")]
     assert all(r["datasets"] == 3 and 0 <= r["wins"] <= 3 for r in summ)
     macro = (root / "reports/macros/benchmark_reference.tex").read_text()
-    assert "\\newcommand{\\BenchReference}{Epochs from 25, 50, 100. fastText minus" in macro
+    assert ("\\newcommand{\\BenchReference}{Epochs by the inner folds from 25, 50, 100, the "
+            "top doubled while it won by more than 0.01, up to 400. Chosen per split: ") in macro
+    # every split's chosen epochs counted once, and the datasets where one reached the cap
+    rep = json.loads((root / "reports/metrics/benchmark_reference.json").read_text())
+    n_splits = sum(pd.read_csv(root / f"data/benchmark/reference/bench_{d}/fasttext.csv")["split"]
+                   .nunique() for d in ("tr11", "tr12", "tr23"))
+    assert sum(rep["epochs"].values()) == n_splits
+    assert bool(rep["at_cap"]) == ("400" in rep["epochs"])
     assert "Registered before the run (2026-12-03, \\texttt{reference-row})" in macro
     assert "; logistic regression: \\texttt{" in macro

@@ -115,3 +115,21 @@ def test_the_epoch_grid_doubles_its_top_while_the_top_wins():
     assert grow(slight.get, (25, 50, 100), 400, 0.01) == (100, slight)
     inner = {25: .6, 50: .7, 100: .65}  # an interior choice tries nothing more
     assert grow(inner.get, (25, 50, 100), 400, 0.01) == (50, inner)
+
+
+def test_the_reference_sentence_counts_epochs_and_the_gain_the_capped_datasets_would_need():
+    """``experiments.reference``: the chosen epochs counted per split, the datasets at the cap,
+    and the gain fastText would need on each of them to close its mean gap (-mean x N / n)."""
+    import pandas as pd
+
+    from termweight.experiments.reference import at_cap, epoch_counts, text
+
+    chosen = [("a", 100), ("a", 400), ("b", 50), ("c", 400)]
+    assert epoch_counts(chosen) == {50: 1, 100: 1, 400: 2}
+    assert at_cap(chosen, 400) == ["a", "c"]
+    summ = pd.DataFrame([{"learner": "linearsvc", "against": "best", "weighting": "x",
+                          "datasets": 4, "wins": 1, "mean_diff": -0.05, "p": 0.2,
+                          "families": 3, "family_wins": 1, "family_p": 0.5}])
+    s = text(summ, {"linearsvc": "LinearSVC"}, epoch_counts(chosen), at_cap(chosen, 400))
+    assert "Chosen per split: 50 in 1, 100 in 1, 400 in 2 of 4; at the cap" in s
+    assert "on 2 datasets" in s and "LinearSVC 0.100." in s  # 0.05 x 4 / 2

@@ -50,8 +50,9 @@ def reference_scores(params: dict, template: str, measure: str,
         if not np.isfinite(runs[measure]).all():
             raise DataError(path, f"a non-finite {measure}")
         out[e["dataset"]] = float(runs[measure].mean())
-        if epochs is not None:
-            epochs.extend(int(v) for v in frame.groupby("split")["value"].first())
+        if epochs is not None:  # (dataset, epochs) per split
+            epochs.extend((e["dataset"], int(v))
+                          for v in frame.groupby("split")["value"].first())
     return pd.Series(out, name=LEARNER)
 
 
@@ -122,14 +123,24 @@ def latex(table: pd.DataFrame, measure_name: str, learner_names: dict) -> str:
 
 
 def epoch_counts(epochs) -> dict[int, int]:
-    """How many splits chose each number of epochs, in increasing epochs."""
-    values, counts = np.unique(np.asarray(epochs, dtype=int), return_counts=True)
+    """How many splits chose each number of epochs (``(dataset, epochs)`` pairs), in increasing
+    epochs."""
+    values, counts = np.unique(np.asarray([e for _, e in epochs], dtype=int),
+                               return_counts=True)
     return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
 
 
-def text(summ: pd.DataFrame, learner_names: dict, epochs: dict[int, int] | None = None) -> str:
+def at_cap(epochs, cap: int) -> list[str]:
+    """The datasets with a split whose epochs reached ``cap`` (an edge), sorted."""
+    return sorted({d for d, e in epochs if e >= cap})
+
+
+def text(summ: pd.DataFrame, learner_names: dict, epochs: dict[int, int] | None = None,
+         capped: list[str] | None = None) -> str:
     """The report's sentence: the epochs chosen, then per learner fastText minus its best
-    weighting (and minus the stronger control when that is another weighting)."""
+    weighting (and minus the stronger control when that is another weighting). With ``capped``
+    (the datasets with a split at the epoch cap), the gain fastText would need on each of them
+    for its mean difference from a linear learner's best to reach 0: ``-mean_diff x N / n``."""
     from termweight.experiments.benchmark import _w
     from termweight.steps.reference import EPOCHS, MARGIN, MAX_EPOCHS
 
@@ -150,6 +161,14 @@ def text(summ: pd.DataFrame, learner_names: dict, epochs: dict[int, int] | None 
         n, edge = sum(epochs.values()), epochs.get(MAX_EPOCHS, 0)
         chosen = (" Chosen per split: " + ", ".join(f"{e} in {c}" for e, c in epochs.items())
                   + f" of {n}; at the cap, an edge of the grid, in {edge}.")
+        if capped:
+            need = [f"{learner_names.get(r.learner, r.learner)} {-r.mean_diff * r.datasets / len(capped):.3f}"
+                    for r in summ[(summ["against"] == "best")
+                                  & summ["learner"].isin(["linearsvc", "logreg"])].itertuples()]
+            chosen += (f" Those splits are on {len(capped)} datasets ({', '.join(map(_w, capped))}),"
+                       " where more epochs might still pay; for fastText's mean difference from "
+                       "a linear learner's best weighting to reach 0, it would have to gain, on "
+                       "each of them: " + ", ".join(need) + ".")
     return (f"Epochs by the inner folds from {', '.join(map(str, EPOCHS))}, the top doubled "
             f"while it won by more than {MARGIN:g}, up to {MAX_EPOCHS}.{chosen} fastText minus "
             "each learner's best "
@@ -179,6 +198,7 @@ def cmd_reference_report(args) -> None:
         dataset_scores,
         load_runs,
     )
+    from termweight.steps.reference import MAX_EPOCHS
 
     params = load_params(args.params)
     measure = list(params["benchmark"].get("measures", MEASURES))[0]
@@ -190,13 +210,14 @@ def cmd_reference_report(args) -> None:
     table = compare(reference_scores(params, args.reference, measure, chosen), scores,
                     conclusions, measure)
     epochs = epoch_counts(chosen)
+    capped = at_cap(chosen, MAX_EPOCHS)
     summ = summary(table)
     reg = registered(summ, LEARNER_NAMES)
     reports = Path(args.reports)
     metrics = {"experiment": "benchmark_reference", "measure": measure,
                "summary": [{k: (round(v, 6) if isinstance(v, float) else v) for k, v in r.items()}
                            for r in summ.to_dict(orient="records")],
-               "epochs": {str(e): c for e, c in epochs.items()},
+               "epochs": {str(e): c for e, c in epochs.items()}, "at_cap": capped,
                "registered": {k: v for k, v in reg.items() if k != "text"}}
     with io.all_or_nothing():
         io.write_table(reports / "tables" / "benchmark_reference.csv", table.round(6))
@@ -205,7 +226,7 @@ def cmd_reference_report(args) -> None:
         io.write_json(reports / "metrics" / "benchmark_reference.json", metrics)
         io.write_text(reports / "macros" / "benchmark_reference.tex",
                       "% fastText beside the benchmark (generated; do not edit).\n"
-                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES, epochs)} "
+                      f"\\newcommand{{\\BenchReference}}{{{text(summ, LEARNER_NAMES, epochs, capped)} "
                       f"{reg['text']}}}\n")
     log.info("benchmark reference: fastText on %d datasets", table["dataset"].nunique())
 

@@ -26,6 +26,12 @@ the median gain beyond the edge exceeds the ROPE (0.01) or more than a quarter o
 more than it, else ``flat``. A probe whose fits
 stop at the iteration cap is fitted again with ten times the cap (``refit``: its scores, gain and
 the fits still unconverged), so an unconverged fit is either converged or reported.
+
+``--refit-primal FILE`` takes a finished probe file and fits again, for every probe still
+unconverged after that refit, the values beyond the edge by liblinear's primal Newton solver
+(``dual=False``, as the protocol fits logistic regression above C = 100; the edge's own value
+keeps the dual solver the grid used), then recomputes the summaries and verdicts with those
+gains (``refit_primal``: its scores, gain and fits still unconverged).
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ def chosen_runs() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def probe(row, protocol, beyond) -> dict:
+def probe(row, protocol, beyond, refit: bool = True) -> dict:
     from termweight import scoring
     from termweight.corpus import Corpus
     from termweight.learners import protocol as P
@@ -81,7 +87,7 @@ def probe(row, protocol, beyond) -> dict:
                                          enc.get("col_weights"), p, inner)
     out = {"dataset": row.dataset, "weighting": row.weighting, "split": row.split,
            "edge": row.value, **_gain(values, s, row.value), "unconverged": int(unconverged)}
-    if unconverged:  # fitted again with ten times the cap: converged, or reported as not
+    if unconverged and refit:  # fitted again with ten times the cap: converged, or reported
         p10 = P.Protocol(normalize=p.normalize, inner_folds=p.inner_folds,
                          max_iter=10 * p.max_iter, tol=p.tol, seed=p.seed,
                          learner_grids=p.learner_grids)
@@ -93,6 +99,47 @@ def probe(row, protocol, beyond) -> dict:
     return out
 
 
+def refit_primal(row: dict, learner: str, protocol) -> dict:
+    """One probe (a record of ``probe``) fitted again with liblinear's primal solver above the
+    edge: ``_fit_binary`` of ``termweight.learners.protocol`` wrapped for this probe only."""
+    from contextlib import contextmanager
+
+    from termweight.learners import protocol as P
+
+    @contextmanager
+    def primal_beyond(edge):
+        fit = P._fit_binary
+
+        def fit_primal(lrn, value, X, y, max_iter, tol=P.DEFAULT_TOL):
+            if value <= edge:
+                return fit(lrn, value, X, y, max_iter, tol)
+            import warnings
+
+            from sklearn.exceptions import ConvergenceWarning
+
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                model = P.LEARNERS[lrn](value, 0, max_iter).set_params(tol=tol, dual=False)
+                model.fit(X, y)
+            beta, b = P._linear_parts(model)
+            return beta, b, not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+        P._fit_binary = fit_primal
+        try:
+            yield
+        finally:
+            P._fit_binary = fit
+
+    r = pd.Series({"dataset": row["dataset"], "weighting": row["weighting"],
+                   "split": row["split"], "value": row["edge"], "learner": learner})
+    beyond = tuple(float(v) for v in row["beyond"])
+    with primal_beyond(row["edge"]):
+        t0 = time.perf_counter()
+        out = probe(r, protocol, beyond, refit=False)
+    return {**{k: out[k] for k in ("edge_score", "beyond", "gain", "unconverged")},
+            "seconds": round(time.perf_counter() - t0, 2)}
+
+
 def _gain(values, s, edge_value) -> dict:
     """The edge's inner score, each value beyond it, and the best one's gain over the edge."""
     edge = float(s[list(values).index(edge_value)])
@@ -102,7 +149,7 @@ def _gain(values, s, edge_value) -> dict:
 
 def summary(probes: list[dict]) -> dict:
     """Gains of a set of probes (the refit's where a probe was fitted again)."""
-    gains = np.array([p.get("refit", p)["gain"] for p in probes])
+    gains = np.array([p.get("refit_primal", p.get("refit", p))["gain"] for p in probes])
     return {"sampled": len(probes), "mean_gain": float(gains.mean()),
             "quantiles": {q: float(np.quantile(gains, float(q))) for q in ("0.1", "0.5", "0.9")},
             "max_gain": float(gains.max()),
@@ -111,6 +158,8 @@ def summary(probes: list[dict]) -> dict:
             "unconverged": sum(p["unconverged"] > 0 for p in probes),
             "unconverged_after_refit": sum(p.get("refit", {}).get("unconverged", 0) > 0
                                            for p in probes),
+            "unconverged_after_primal_refit": sum(
+                p.get("refit_primal", p.get("refit", p))["unconverged"] > 0 for p in probes),
             "seconds": round(sum(p["seconds"] for p in probes), 1)}
 
 
@@ -140,9 +189,13 @@ def main() -> None:
                     help="stratified: only the datasets where at least this share of the "
                     "learner's runs chose the end (default: every dataset with one)")
     ap.add_argument("--out", default="benchmarks/results/grid_edges.json")
+    ap.add_argument("--refit-primal", metavar="FILE",
+                    help="refit a finished probe file's still-unconverged probes (see above)")
     args = ap.parse_args()
     settings = json.loads((REPO / "data/benchmark/settings.json").read_text())
     protocol = protocol_of(settings)
+    if args.refit_primal:
+        return refit_file(REPO / args.refit_primal, protocol)
     runs = chosen_runs()
     if args.datasets:
         runs = runs[runs["dataset"].isin(args.datasets)]
@@ -189,6 +242,31 @@ def main() -> None:
               {e: {k: rec[e][k] for k in ("sampled", "mean_gain", "max_gain")}
                for e in ("top", "bottom") if e in rec}, flush=True)
     Path(REPO / args.out).write_text(json.dumps(out, indent=1) + "\n")
+
+
+def refit_file(path: Path, protocol) -> None:
+    """``--refit-primal``: the file's still-unconverged probes refitted, its summaries redone."""
+    out = json.loads(path.read_text())
+    for learner, rec in out["learners"].items():
+        for end in ("top", "bottom"):
+            if end not in rec:
+                continue
+            probes, old = rec[end]["probes"], rec[end].get("datasets")
+            for p in probes:
+                if p.get("refit", {}).get("unconverged", 0) > 0:
+                    p["refit_primal"] = refit_primal(p, learner, protocol)
+                    print(learner, p["dataset"], p["weighting"], p["split"],
+                          {k: p["refit_primal"][k] for k in ("gain", "unconverged", "seconds")},
+                          flush=True)
+            keep = {k: v for k, v in rec[end].items() if k not in ("probes", "datasets")}
+            rec[end] = {**keep, **summary(probes), "probes": probes}
+            if old:
+                rec[end]["datasets"] = {
+                    d: {**{k: old_d[k] for k in ("runs_at_end", "runs")},
+                        **verdict(summary([p for p in probes if p["dataset"] == d]))}
+                    for d, old_d in old.items()}
+    out["refit_primal_date"] = datetime.now(UTC).date().isoformat()
+    path.write_text(json.dumps(out, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -101,34 +101,21 @@ def probe(row, protocol, beyond, refit: bool = True) -> dict:
 
 def refit_primal(row: dict, learner: str, protocol) -> dict:
     """One probe (a record of ``probe``) fitted again with liblinear's primal solver above the
-    edge: ``_fit_binary`` of ``termweight.learners.protocol`` wrapped for this probe only."""
+    edge: the protocol's ``_fit_binary`` itself, its learner factory (``LEARNERS``) wrapped for
+    this probe only."""
     from contextlib import contextmanager
 
     from termweight.learners import protocol as P
 
     @contextmanager
-    def primal_beyond(edge):
-        fit = P._fit_binary
-
-        def fit_primal(lrn, value, X, y, max_iter, tol=P.DEFAULT_TOL):
-            if value <= edge:
-                return fit(lrn, value, X, y, max_iter, tol)
-            import warnings
-
-            from sklearn.exceptions import ConvergenceWarning
-
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                model = P.LEARNERS[lrn](value, 0, max_iter).set_params(tol=tol, dual=False)
-                model.fit(X, y)
-            beta, b = P._linear_parts(model)
-            return beta, b, not any(issubclass(w.category, ConvergenceWarning) for w in caught)
-
-        P._fit_binary = fit_primal
+    def primal_beyond(edge):  # the protocol's own fit, its model built with dual=False above
+        make = P.LEARNERS[learner]
+        P.LEARNERS[learner] = lambda value, *a: (make(value, *a).set_params(dual=False)
+                                                 if value > edge else make(value, *a))
         try:
             yield
         finally:
-            P._fit_binary = fit
+            P.LEARNERS[learner] = make
 
     r = pd.Series({"dataset": row["dataset"], "weighting": row["weighting"],
                    "split": row["split"], "value": row["edge"], "learner": learner})

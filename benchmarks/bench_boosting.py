@@ -161,7 +161,7 @@ def load_data(source: str, seed: int):
         X = ordinal_encode(counts) if source.endswith("ordinal") else \
             sp.csr_matrix((counts > 0).astype(np.float64))
         return X, Y, None, None
-    from termweight import io
+    from termweight.runner import io
 
     a = io.load_arrays(source)
     Ytr = np.asarray(sp.csr_matrix(a["Y_train"]).toarray(), dtype=bool)  # as esuli-boost does
@@ -245,7 +245,7 @@ def measure(spec: dict) -> dict:
 
 # --- driver ------------------------------------------------------------------------------------
 def _merge(out: Path, tag: str, payload: dict) -> None:
-    from termweight import io
+    from termweight.runner import io
 
     data = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     data.setdefault("runs", {})[tag] = payload

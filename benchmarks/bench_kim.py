@@ -21,8 +21,8 @@ import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import normalize
 
-from termweight import io
 from termweight.learners.kim import MiniMax, MixCH
+from termweight.runner import io
 
 OUT = Path(__file__).parent / "results" / "kim.json"
 

@@ -31,7 +31,7 @@ import platform
 import time
 from pathlib import Path
 
-from termweight import io
+from termweight.runner import io
 
 OUT = Path(__file__).parent / "results" / "kim_split.json"
 

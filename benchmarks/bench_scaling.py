@@ -247,7 +247,7 @@ def main(argv=None) -> int:
     if args.one:
         print(json.dumps(run_size(args.one, args.rounds, args.seed)))
         return 0
-    from termweight import io
+    from termweight.runner import io
 
     data = json.loads(JSON.read_text()) if JSON.exists() else {"sizes": {}}
     if not args.plot_only:

@@ -33,10 +33,11 @@ import scipy
 import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
 
-from termweight import io, scoring
+from termweight import scoring
 from termweight.datasets import get_dataset
 from termweight.datasets.download import fetch
 from termweight.encoding import ThresholdEncoder
+from termweight.runner import io
 from termweight.statistics import term_stats
 from termweight.text import count_matrix, tokenize_all
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
+from termweight.runner import io
 from termweight.selection import (
     CMIM,
     MIM,

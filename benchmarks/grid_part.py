@@ -96,7 +96,7 @@ def record(names: list[str]) -> int:
     from dvc.stage.serialize import to_lockfile
     from dvc.utils.serialize import dump_yaml, load_yaml
 
-    from termweight.io import atomic_path
+    from termweight.runner.io import atomic_path
 
     wanted = set(names)
     with Repo(str(REPO)) as repo, repo.lock:

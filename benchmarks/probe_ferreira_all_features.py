@@ -35,10 +35,10 @@ def row_normalised(X) -> sp.csr_matrix:
 
 
 def run(root: Path, dataset: str) -> dict:
-    from termweight import io
     from termweight.evaluation import error_rate
     from termweight.experiments import ferreira as F
     from termweight.learners.linear import linear_svc
+    from termweight.runner import io
     from termweight.splits import Split
 
     params, cfg = F.load_config(root / "params.yaml")

@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from termweight.config import load_params
 from termweight.experiments import forman
+from termweight.experiments.forman import results as forman_results
+from termweight.runner.config import load_params
 
 
 def main() -> None:
@@ -32,8 +33,8 @@ def main() -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         frame = forman.evaluate_repeat(args.corpus, cfg, int(params["seed"]), args.repeat)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-        meas = forman.measurements(frame, ["rep"])
-        s = forman.summarise(meas, ["rep"]).set_index("rep")
+        meas = forman_results.measurements(frame, ["rep"])
+        s = forman_results.summarise(meas, ["rep"]).set_index("rep")
         nc = int((frame["converged"] == 0).sum())
         f_b, f_t = s.loc["binary-bns", "f1"], s.loc["tf-idf", "f1"]
         a_b, a_t = s.loc["binary-bns", "accuracy"], s.loc["tf-idf", "accuracy"]

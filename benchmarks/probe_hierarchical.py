@@ -32,7 +32,6 @@ def main() -> None:
     ap.add_argument("--root", default=".")
     args = ap.parse_args()
 
-    from termweight.config import load_params
     from termweight.experiments import comparisons as C
     from termweight.experiments.benchmark import (
         KIM_DATASETS,
@@ -41,6 +40,7 @@ def main() -> None:
         load_runs,
         score_matrix,
     )
+    from termweight.runner.config import load_params
 
     root = Path(args.root)
     if args.model == "centred":

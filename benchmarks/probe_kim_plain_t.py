@@ -21,7 +21,7 @@ from pathlib import Path
 
 def report(out: Path) -> dict:
     """kim-report on the committed fits, its metrics JSON written under ``out``."""
-    from termweight.cli import main
+    from termweight.runner.cli import main
 
     for d in ("tables", "figures", "macros"):
         (out / d).mkdir(parents=True, exist_ok=True)

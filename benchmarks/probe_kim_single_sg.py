@@ -28,9 +28,9 @@ def micro_f(tp: int, fp: int, fn: int) -> float:
 
 
 def run(root: Path, key: str, name: str, steps: list[int]) -> dict:
-    from termweight import io
     from termweight.experiments import kim as K
     from termweight.learners.kim import MiniMax
+    from termweight.runner import io
     from termweight.splits import Split
 
     params = K._config(root / "params.yaml")

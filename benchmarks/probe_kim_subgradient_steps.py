@@ -30,8 +30,8 @@ def micro_f(frame) -> float:
 
 
 def run(root: Path, key: str, name: str, steps: list[int]) -> dict:
-    from termweight import io
     from termweight.experiments import kim as K
+    from termweight.runner import io
     from termweight.splits import Split
 
     params = K._config(root / "params.yaml")

@@ -1,6 +1,6 @@
 """Bad input of every kind the project reads gives ONE line naming the file, exit 2, no output.
 
-Part 1 runs the real CLI (``termweight.cli.main``, in-process; two cases through
+Part 1 runs the real CLI (``termweight.runner.cli.main``, in-process; two cases through
 ``python -m termweight``) on broken params files and broken intermediates of a small pipeline.
 Part 2 feeds each dataset parser the malformed values of issue #19. Part 3 is hypothesis-based
 fuzzing: random byte-level and token-level mutations of a small valid file of every format, for
@@ -25,8 +25,6 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from termweight import io
-from termweight.cli import main
 from termweight.corpus import Corpus, indicator
 from termweight.datasets import Documents
 from termweight.datasets.arff import parse_sparse_arff
@@ -35,7 +33,9 @@ from termweight.datasets.ordinal import parse_amazon_beauty, read_pang_lee
 from termweight.datasets.rcv1 import read_lyrl_tokens, read_qrels
 from termweight.datasets.reuters import SGM_SHA256, read_modapte
 from termweight.datasets.vectors import parse_spambase, read_svmlight
-from termweight.errors import ConfigError, DataError
+from termweight.runner import io
+from termweight.runner.cli import main
+from termweight.runner.errors import ConfigError, DataError
 from termweight.splits import Split
 
 REPO = Path(__file__).resolve().parents[1]
@@ -241,7 +241,7 @@ def test_json_writer_refuses_nan_and_writes_nothing(tmp_path):
 
 def test_params_errors_inside_snakemake_are_one_line(tmp_path, capsys):
     """The function the Snakefile calls: a strict re-read of its config files, then the schema."""
-    from termweight.config import check_workflow_config
+    from termweight.runner.config import check_workflow_config
 
     bad = tmp_path / "p.yaml"
     bad.write_text(GOOD_PARAMS.replace("repeats: 2", "repeats: 2.0", 1), encoding="utf-8")
@@ -586,7 +586,7 @@ def test_fuzz_intermediates(tmp_path, intermediates, data):
 @FUZZ
 @given(data=st.data())
 def test_fuzz_params(tmp_path, data):
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     blob = data.draw(mutated(GOOD_PARAMS[:1500] + "\nexperiments: {}\n", "utf-8"))
     path = tmp_path / "p.yaml"

@@ -18,8 +18,8 @@ import yaml
 from test_badinput import GOOD_PARAMS, REPO, assert_one_line_error, run_cli, workdir  # noqa: F401
 from workflow_utils import make_project, run
 
-from termweight import config
-from termweight.errors import ConfigError
+from termweight.runner import config
+from termweight.runner.errors import ConfigError
 from termweight.splits import split_names
 
 
@@ -82,7 +82,7 @@ def test_oversized_file_is_refused_unread(tmp_path):
 
 def test_committed_yaml_has_no_aliases():
     """What the project ships parses under the alias rule (none uses anchors or merge keys)."""
-    for rel in ("params.yaml", "workflow/schemas/params.schema.yaml", "workflow/stages.yaml"):
+    for rel in ("params.yaml", "workflow/schemas/params.schema.yaml", "dvc.yaml"):
         config.read_yaml(REPO / rel)
         yaml.load((REPO / rel).read_text(encoding="utf-8"), Loader=config.StrictLoader)  # noqa: S506
 
@@ -178,7 +178,7 @@ def test_split_count_within_maxima_is_refused_with_its_key(workdir, capsys, monk
 def test_snakemake_dry_run_refuses_quickly(tmp_path, content, expected):
     """A real ``snakemake -n``: one line naming params.yaml, exit 2 (before: a 1 KB
     dict-alias bomb reached 2.7 GB in Snakemake's config merge; folds 10**6 hung)."""
-    project = make_project(tmp_path / "p", {}, dvc_yaml=False)
+    project = make_project(tmp_path / "p", {})
     good = (project / "params.yaml").read_text(encoding="utf-8")
     if content == "alias-bomb":
         text = good + alias_bomb("dict")[len(GOOD_PARAMS):]

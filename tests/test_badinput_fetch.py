@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from termweight.cli import main
 from termweight.datasets import DATASETS
 from termweight.datasets.download import ARCHIVE_DIR, STATE_FILE, ExtractLimits, fetch, safe_extract
 from termweight.datasets.rcv1 import TOKEN_FILES, parse_rcv1
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
-from termweight.errors import ArchiveLimitError, ChecksumError, DataError
+from termweight.runner.cli import main
+from termweight.runner.errors import ArchiveLimitError, ChecksumError, DataError
 
 PAYLOAD = b"hello termweight\n" * 100
 SHA = hashlib.sha256(PAYLOAD).hexdigest()

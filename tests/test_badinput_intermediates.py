@@ -23,11 +23,11 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.cli import main
 from termweight.corpus import Corpus, indicator
-from termweight.errors import DataError
 from termweight.intermediates import check, load
+from termweight.runner import io
+from termweight.runner.cli import main
+from termweight.runner.errors import DataError
 
 REPO = Path(__file__).resolve().parents[1]
 ENCODINGS = ("binary", "tf", "tfidf", "binary-bns")  # the slice experiment's encodings
@@ -107,7 +107,7 @@ def chain(tmp_path_factory) -> Path:
         os.chdir(d)
         assert main(["--log", "l.log", "split", "--params", "params.yaml", "--exp", "slice",
                      "--corpus", "corpus", "--out-dir", "splits"]) == 0
-        from termweight.config import load_params
+        from termweight.runner.config import load_params
         from termweight.splits import split_names
 
         every = split_names(load_params("params.yaml")["experiments"]["slice"]["protocol"])

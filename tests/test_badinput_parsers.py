@@ -29,7 +29,7 @@ from termweight.datasets.rcv1 import read_qrels
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec
 from termweight.datasets.reuters import SGM_SHA256, read_modapte
 from termweight.datasets.vectors import read_svmlight
-from termweight.errors import ArchiveLimitError, DataError
+from termweight.runner.errors import ArchiveLimitError, DataError
 
 BOM = b"\xef\xbb\xbf"
 MIRROR = Path(os.environ.get("TERMWEIGHT_MIRROR",
@@ -331,7 +331,7 @@ def test_20news_archive_read_in_place_is_bounded(tmp_path, monkeypatch):
     import tarfile
 
     from termweight.datasets.newsgroups import ARCHIVE, parse_20news
-    from termweight.errors import ArchiveLimitError
+    from termweight.runner.errors import ArchiveLimitError
 
     with tarfile.open(tmp_path / ARCHIVE, "w:gz") as tf:
         for i in range(12):

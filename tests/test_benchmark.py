@@ -10,16 +10,17 @@ import pytest
 import scipy.sparse as sp
 
 from termweight import scoring
-from termweight.config import check_benchmark
 from termweight.encoding import bm25_tf, encode
-from termweight.errors import ConfigError
 from termweight.learners.linear import (
     fit_learner,
     fit_one_vs_rest,
     rms_row_norms,
     top1_accuracy,
 )
+from termweight.runner.config import check_benchmark
+from termweight.runner.errors import ConfigError
 from termweight.settings import benchmark_runs
+from termweight.weightings import igm as igm_module
 
 
 def cells(tp, fp, fn, tn):
@@ -40,15 +41,15 @@ def test_igm_hand_computed_multiclass_and_binary():
     # three classes (tasks); term 0 has class DFs (4, 1, 0), term 1 (0, 0, 2), term 2 none
     tp = np.array([[4.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 2.0, 0.0]])
     z = np.zeros_like(tp)
-    w = scoring.igm(tp, z, z, z)
+    w = igm_module.igm(tp, z, z, z)
     # sorted (4, 1, 0): 4 / (4*1 + 1*2 + 0*3) = 2/3 -> 1 + 7 * 2/3; (2, 0, 0): 2/2 -> 8; none: 1
     np.testing.assert_allclose(w[:, 0], 1 + 7 * 4 / 6)
     np.testing.assert_allclose(w[:, 1], 8.0)
     np.testing.assert_allclose(w[:, 2], 1.0)
     # binary: the two classes are (tp, fp) = (3, 1): 3 / (3 + 2) = 0.6 -> 5.2
-    assert scoring.igm(*cells(3, 1, 2, 14))[0, 0] == pytest.approx(5.2)
+    assert igm_module.igm(*cells(3, 1, 2, 14))[0, 0] == pytest.approx(5.2)
     # from training rows (the encode step): classes of docs (0, 0, 1), term 0 in docs 0, 1, 2
-    from termweight.weighting import igm_weights
+    from termweight.weightings.igm import igm_weights
 
     X = sp.csr_matrix(np.array([[1.0, 0.0], [2.0, 0.0], [1.0, 3.0]]))
     Y = sp.csr_matrix(np.array([[1, 0], [1, 0], [0, 1]]))
@@ -106,7 +107,7 @@ def test_all_encodings_has_every_family():
 
 def test_mixch_weights_are_a_convex_combination_of_rms_scaled_bases():
     from termweight.statistics import term_stats
-    from termweight.weighting import mixch_weights
+    from termweight.weightings.kim import mixch_weights
 
     rng = np.random.default_rng(0)
     X = sp.csr_matrix(rng.poisson(0.6, size=(60, 25)).astype(float))
@@ -247,7 +248,7 @@ def test_check_benchmark_names_the_bad_entry(change, message):
 
 
 def test_the_repository_params_validate_and_name_every_dataset_once(repo):
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     params = load_params(repo / "params.yaml")
     runs = benchmark_runs(params)
@@ -610,11 +611,12 @@ def test_the_pdf_sections_learners_follow_the_configuration():
 
 
 def test_every_learned_weighting_has_its_function():
-    """weighting.LEARNED (names, read by the params checks) and the functions that compute them
-    name the same weightings."""
+    """weighting.LEARNED (names, read by the params checks) is the learned rows of the weighting
+    modules, each with a callable of (X, Y, scores)."""
     from termweight import weighting
 
-    assert set(weighting.LEARNED) == set(weighting._LEARNED_FUNCTIONS)
+    assert set(weighting.LEARNED) == {n for n, (_, w) in scoring.ROWS.items() if w.learned}
+    assert all(callable(scoring.ROWS[n][1].func) for n in weighting.LEARNED)
 
 
 @pytest.mark.parametrize("n_datasets", [2, 3])
@@ -711,9 +713,9 @@ def test_gain_against_training_size(tmp_path):
     with the file named."""
     from scipy.stats import spearmanr
 
-    from termweight.errors import DataError
     from termweight.experiments.benchmark import training_sizes
     from termweight.experiments.comparisons import size_correlations, size_gains
+    from termweight.runner.errors import DataError
 
     D = _scores(n=6, k=2)
     sizes = pd.DataFrame({"train_docs": [100.0, 200, 400, 800, 1600, 3200],

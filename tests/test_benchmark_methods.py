@@ -13,7 +13,7 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from workflow_utils import REPO
 
 from termweight import scoring
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 from termweight.statistics import term_stats
 from termweight.steps.column import same_unit_rows
 from termweight.steps.features import encode_split
@@ -96,8 +96,8 @@ def test_the_settings_file_carries_the_whole_protocol(tuning):
     by field, so a field added to ``Protocol`` and not written to the file fails here."""
     import dataclasses
 
-    from termweight.config import load_params
     from termweight.learners.protocol import Protocol
+    from termweight.runner.config import load_params
     from termweight.settings import benchmark_settings, protocol_of
 
     params = load_params(REPO / "params.yaml")

@@ -10,8 +10,6 @@ import re
 import pytest
 from workflow_utils import GSS_MODULE, TINY_BENCHMARK_REPORTS, copy_project, digests, run
 
-from termweight.pipeline import dvcyaml
-
 pytestmark = [pytest.mark.slow, pytest.mark.realdata]
 
 
@@ -20,7 +18,7 @@ def both(tiny_bench_dvc, tiny_bench_smk):
     """(DVC project after `dvc repro`, Snakemake project run with that dvc.lock in place): the
     shared builds of conftest.py."""
     log = tiny_bench_dvc.with_suffix(".log").read_text()
-    for stage in ("benchmark_column_bns@tr12-tf-bns", "benchmark_aggregate@tr11-mnb", "benchmark_report"):
+    for stage in ("benchmark_column@tr12-bns", "benchmark_aggregate@tr11-mnb", "benchmark_report"):
         assert f"Running stage '{stage}'" in log, stage
     return tiny_bench_dvc, tiny_bench_smk
 
@@ -50,29 +48,56 @@ def test_snakemake_outputs_match_the_dvc_lock(both, tmp_path):
                copy_project(smk, tmp_path / "smk")).stdout.strip() == "{}"
 
 
-def test_a_new_weighting_stales_its_columns_only(tiny_bench_dvc, tmp_path):
-    """A new weighting written as NEW code (a module of termweight.weightings) and named in
-    params.yaml: after regenerating dvc.yaml, DVC has its new column on each dataset to run, the
-    aggregates (their params) and the report, and nothing else: no other column, split or
-    statistics stage depends on the new module."""
+def _stale(root, targets=("benchmark_report",)):
+    return set(json.loads(run(["dvc", "status", "--json", "--with-deps", *targets],
+                              root).stdout or "{}"))
+
+
+def test_a_new_weighting_reruns_what_names_it(both, tmp_path):
+    """A new weighting written as a module of termweight.weightings and named in params.yaml (its
+    weighting and its module: two files, dvc.yaml untouched): DVC has its column on each dataset
+    to run, and the stages whose params list the weightings (here an explicit list: every column,
+    the aggregates, the report; under the project's ``weightings: all`` the list does not change
+    and the other columns stay current); Snakemake the same jobs."""
     import yaml
 
-    root = copy_project(tiny_bench_dvc, tmp_path / "more")
-    (root / "src/termweight/weightings/gss.py").write_text(GSS_MODULE)
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    params["benchmark"]["weightings"].append("tf-gss")
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    run(["python", "-m", "termweight", "dvc-yaml"], root)
-    status = json.loads(run(["dvc", "status", "--json", "--with-deps", "benchmark_report"],
-                            root).stdout)
-    assert set(status) == {"benchmark_column_gss@tr11-tf-gss", "benchmark_column_gss@tr12-tf-gss",
-                           "benchmark_aggregate@tr11-linearsvc", "benchmark_aggregate@tr11-mnb",
-                           "benchmark_aggregate@tr12-linearsvc", "benchmark_aggregate@tr12-mnb",
-                           "benchmark_report", "code_benchmark_column_gss"}, sorted(status)
-    generated = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
-    owners = {n for n in generated
-              if "src/termweight/weightings/gss.py" in dvcyaml.digested_code(generated, n)}
-    assert owners == {"benchmark_column_gss"}
+    for root in (copy_project(both[0], tmp_path / "dvc"), copy_project(both[1], tmp_path / "smk")):
+        (root / "src/termweight/weightings/gss.py").write_text(GSS_MODULE)
+        params = yaml.safe_load((root / "params.yaml").read_text())
+        params["benchmark"]["weightings"].append("tf-gss")
+        params["benchmark"]["modules"].append("gss")
+        (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    stale = _stale(tmp_path / "dvc")
+    columns = {f"benchmark_column@{d}-{m}" for d in ("tr11", "tr12")
+               for m in ("unsupervised", "bns", "igm", "gss")}
+    assert stale == columns | {"benchmark_aggregate@tr11-linearsvc", "benchmark_aggregate@tr11-mnb",
+                               "benchmark_aggregate@tr12-linearsvc", "benchmark_aggregate@tr12-mnb",
+                               "benchmark_report"}, sorted(stale)
+    dry = run(["snakemake", "-n", "--cores", "1", "reports/metrics/benchmark.json"],
+              tmp_path / "smk").stdout
+    jobs = dict(re.findall(r"^(benchmark_\w+)\s+(\d+)$", dry, re.M))
+    assert jobs == {"benchmark_column": "8", "benchmark_aggregate": "4", "benchmark_report": "1"}, dry
+
+
+
+@pytest.mark.parametrize(("edit", "stale"), [
+    # a weighting's module: its columns (both datasets), their aggregates, the report
+    ("src/termweight/weightings/bns.py", {"benchmark_column@tr11-bns", "benchmark_column@tr12-bns"}),
+    # runner code (the command line, params checks, atomic writes, pools): nothing
+    ("src/termweight/runner/io.py", set()),
+    ("src/termweight/runner/cli.py", set()),
+])
+def test_what_an_edit_reruns(both, tmp_path, edit, stale):
+    """The rerun table (docs/workflow.md), measured on the tiny benchmark under DVC: a comment
+    appended to the file, then `dvc status`."""
+    root = copy_project(both[0], tmp_path / "dvc")
+    with open(root / edit, "a") as fh:
+        fh.write("# a comment\n")
+    got = _stale(root)
+    columns = {s for s in got if s.startswith("benchmark_column")}
+    assert columns == stale, sorted(got)
+    if not stale:
+        assert got == set(), sorted(got)
 
 
 def test_a_clone_reuses_the_committed_columns(tiny_bench_dvc, tmp_path):
@@ -101,7 +126,7 @@ def test_a_clone_reuses_the_committed_columns(tiny_bench_dvc, tmp_path):
     res = run(["dvc", "repro", "benchmark_report"], root, timeout=900)
     log = res.stdout + res.stderr
     assert "Running stage 'benchmark_split@tr11'" in log  # not in git: rebuilt
-    assert not re.search(r"Running stage 'benchmark_column\w*@", log), log[-3000:]
-    assert "Stage 'benchmark_column_bns@tr12-tf-bns' didn't change, skipping" in log
+    assert not re.search(r"Running stage 'benchmark_column@", log), log[-3000:]
+    assert "Stage 'benchmark_column@tr12-bns' didn't change, skipping" in log
     for rel in TINY_BENCHMARK_REPORTS:
         assert (root / rel).read_bytes() == (tiny_bench_dvc / rel).read_bytes(), rel

@@ -25,6 +25,7 @@ SMALL_BENCHMARK = {
     "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
     "weightings": ["binary", "tfidf", "ltc", "bm25tf-idf", "binary-bns", "tf-bns", "ntf-kim_rf",
                    "tf-delta_idf", "tf-igm", "ntf-mixch"],
+    "modules": ["unsupervised", "bns", "kim", "delta_idf", "igm"],
     "learners": ["linearsvc", "logreg", "mnb"],
     "C": 1.0,
     "relative_C": True,
@@ -35,7 +36,12 @@ SMALL_BENCHMARK = {
     "baseline": "tfidf",
     "alpha": 0.05,
     "sensitivity": {"datasets": ["tr23"], "normalize": "none"},  # the smallest: raw rows are slow
+    "curves": {"datasets": [], "fractions": [0.5], "repeats": 1, "weightings": [], "modules": []},
+    "second_seed": {"seed": 1, "datasets": []},
 }
+#: what these tests build: the report and the sensitivity study (the `benchmark` target's fastText
+#: row and external checks are tests/test_reference_learner.py's and tests/test_external.py's)
+TARGETS = ["reports/metrics/benchmark.json", "reports/metrics/benchmark_sensitivity.json"]
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +49,7 @@ def project(tmp_path_factory, mirror):
     root = make_project(tmp_path_factory.mktemp("bench"),
                         {"mirror": str(mirror), "benchmark": SMALL_BENCHMARK,
                          "experiments": SMALL["experiments"]})
-    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    run(["snakemake", "--cores", "2", *TARGETS], root, timeout=900)
     return root
 
 
@@ -159,7 +165,7 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_pat
 def _column(project, tmp_path, encoding, corpus="data/corpus/tr23",
             stats="data/benchmark/stats/bench_tr23/{split}.npz"):
     """``benchmark-column`` of tr23's split r0f1 with LinearSVC, in this process."""
-    from termweight import cli
+    from termweight.runner import cli
 
     return cli.main(["benchmark-column", "--params", str(project / "params.yaml"), "--exp",
                      "bench_tr23", "--encoding", encoding, "--learner", "linearsvc", "--names",
@@ -228,9 +234,10 @@ def test_benchmark_column_on_shuffled_labels_scores_its_inner_folds_at_chance(
     weights of all the training rows look far better than chance."""
     import dataclasses
 
-    from termweight import cli, scoring
+    from termweight import scoring
     from termweight.corpus import Corpus
     from termweight.learners import protocol as proto
+    from termweight.runner import cli
     from termweight.settings import protocol_of
     from termweight.splits import Split
     from termweight.statistics import term_stats
@@ -277,7 +284,7 @@ def test_the_fasttext_reference_writes_a_column_the_aggregate_reads(project, tmp
     """``benchmark-reference``: fastText from scratch on tr23's splits, in the column format
     (same columns as a weighting's, learner ``fasttext``, the chosen epochs as ``value``); the
     same bytes with one worker or two."""
-    from termweight import cli
+    from termweight.runner import cli
     from termweight.steps.reference import EPOCHS, MAX_EPOCHS, documents
 
     def reference(out, jobs):
@@ -307,7 +314,7 @@ def test_the_fasttext_reference_writes_a_column_the_aggregate_reads(project, tmp
 
 
 def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
-    res = run(["snakemake", "--cores", "2", "benchmark", "-n"], project)
+    res = run(["snakemake", "--cores", "2", *TARGETS, "-n"], project)
     assert "Nothing to be done" in res.stdout + res.stderr
     # the same column with two worker processes (Snakemake ran it with one) writes the same bytes
     d = "data/benchmark"
@@ -316,7 +323,7 @@ def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
          "--split", f"{d}/splits/bench_tr23/{{split}}.npz",
          "--stats", f"{d}/stats/bench_tr23/{{split}}.npz", "--out", str(tmp_path / "c.csv")],
         project)
-    have = project / d / "columns/bench_tr23/ntf-mixch.csv"
+    have = project / d / "columns/bench_tr23/kim/ntf-mixch.csv"
     assert (tmp_path / "c.csv").read_bytes() == have.read_bytes()
     column = pd.read_csv(have)  # learners x splits, every task once
     assert column.groupby(["learner", "split"]).ngroups == 3 * 2
@@ -326,8 +333,8 @@ def test_rerun_is_a_no_op_and_jobs_do_not_change_bytes(project, tmp_path):
 
 def test_a_new_weighting_runs_its_column_only(project, tmp_path):
     """A new weighting written as new code (a module of termweight.weightings) and named in
-    params.yaml reruns its column on each dataset, the aggregates and the report, and leaves
-    every other weighting's files as they were."""
+    params.yaml (an explicit list: every column tracks it) runs its column on each dataset, the
+    aggregates and the report, and every other weighting's files come out as they were."""
     import yaml
     from workflow_utils import GSS_MODULE
 
@@ -336,16 +343,14 @@ def test_a_new_weighting_runs_its_column_only(project, tmp_path):
     (root / "src/termweight/weightings/gss.py").write_text(GSS_MODULE)
     params = yaml.safe_load((root / "params.yaml").read_text())
     params["benchmark"]["weightings"].append("tf-gss")
+    params["benchmark"]["modules"].append("gss")
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    res = run(["snakemake", "--cores", "2", *TARGETS, "-n", "--quiet", "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
-    assert jobs == {"benchmark_column": "3", "benchmark_report": "1", "benchmark": "1",
-                    "benchmark_sensitivity_column": "1", "benchmark_sensitivity": "1",
-                    **{f"benchmark_aggregate_bench_{d}_{lr}": "1"
-                       for d in ("tr11", "tr12", "tr23") for lr in SMALL_BENCHMARK["learners"]},
-                    **{f"benchmark_sensitivity_aggregate_bench_tr23_{lr}": "1"
-                       for lr in SMALL_BENCHMARK["learners"]}}
-    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    assert jobs == {"benchmark_column": str(3 * 6), "benchmark_report": "1",
+                    "benchmark_sensitivity_column": "6", "benchmark_sensitivity": "1",
+                    "benchmark_aggregate": "9", "benchmark_sensitivity_aggregate": "3"}
+    run(["snakemake", "--cores", "2", *TARGETS], root, timeout=900)
     after = digests(root)
     columns = [k for k in before if "/columns/" in k]
     assert columns and all(after[k] == before[k] for k in columns)
@@ -404,8 +409,8 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
     the grid reruns."""
     import yaml
 
-    from termweight import cli
     from termweight.corpus import Corpus
+    from termweight.runner import cli
     from termweight.splits import Split
     from termweight.subsample import learning_curve_splits
 
@@ -414,13 +419,15 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
     params = yaml.safe_load((root / "params.yaml").read_text())
     params["benchmark"]["controls"] = ["tfidf"]
     params["benchmark"]["curves"] = {"datasets": ["tr23"], "fractions": [0.5], "repeats": 2,
-                                     "weightings": ["tfidf", "tf-delta_idf"]}
+                                     "weightings": ["tfidf", "tf-delta_idf"],
+                                     "modules": ["unsupervised", "delta_idf"]}
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    res = run(["snakemake", "--cores", "2", "reports/metrics/benchmark_curves.json", "-n",
+               "--quiet", "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
     assert jobs["benchmark_curves_column"] == "2" and jobs["benchmark_curves"] == "1"
     assert not any(k.startswith(("benchmark_column", "benchmark_aggregate")) for k in jobs), jobs
-    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    run(["snakemake", "--cores", "2", "reports/metrics/benchmark_curves.json"], root, timeout=900)
     after = digests(root)
     assert all(after[k] == before[k] for k in before if "/columns/" in k)
     table = pd.read_csv(root / "reports/tables/benchmark_curves.csv")
@@ -456,7 +463,7 @@ def test_learning_curves_subsample_one_split_and_end_at_its_column(project, tmp_
                      "--settings", str(root / "data/benchmark/settings.json"),
                      "--out", str(tmp_path / "direct.csv")]) == 0
     direct = pd.read_csv(tmp_path / "direct.csv")
-    curve = pd.read_csv(root / "data/benchmark/curves/columns/bench_tr23/tf-delta_idf.csv")
+    curve = pd.read_csv(root / "data/benchmark/curves/columns/bench_tr23/delta_idf/tf-delta_idf.csv")
     curve = curve[curve["split"] == "p50r1"].reset_index(drop=True)
     pd.testing.assert_frame_equal(curve, direct)
     tex = (root / "reports/tables/benchmark_curves.tex").read_text()
@@ -476,9 +483,9 @@ def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp
     nothing of the grid reruns."""
     import yaml
 
-    from termweight import cli
     from termweight.corpus import Corpus
     from termweight.experiments.seed import agreement, load_scores, seed_config
+    from termweight.runner import cli
     from termweight.splits import make_splits
 
     root = copy_project(project, tmp_path / "seed")
@@ -487,12 +494,13 @@ def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp
     params["benchmark"]["second_seed"] = {"seed": int(params["seed"]) + 1,
                                           "datasets": ["tr23", "tr11"]}
     (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    res = run(["snakemake", "--cores", "2", "reports/metrics/benchmark_seed.json", "-n", "--quiet",
+               "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
-    n = len(SMALL_BENCHMARK["weightings"])
+    n = len(SMALL_BENCHMARK["modules"])  # one column job per dataset and weighting module
     assert jobs["benchmark_seed_column"] == str(2 * n) and jobs["benchmark_seed"] == "1"
     assert not any(k.startswith(("benchmark_column", "benchmark_aggregate")) for k in jobs), jobs
-    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    run(["snakemake", "--cores", "2", "reports/metrics/benchmark_seed.json"], root, timeout=900)
     after = digests(root)
     assert all(after[k] == before[k] for k in before if "/columns/" in k)
     # the folds differ from the grid's, and the column is benchmark-column on them
@@ -516,15 +524,15 @@ def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp
                      "--settings", str(root / "data/benchmark/settings.json"),
                      "--out", str(tmp_path / "direct.csv")]) == 0
     pd.testing.assert_frame_equal(
-        pd.read_csv(root / "data/benchmark/seed/columns/bench_tr11/tf-bns.csv"),
+        pd.read_csv(root / "data/benchmark/seed/columns/bench_tr11/bns/tf-bns.csv"),
         pd.read_csv(tmp_path / "direct.csv"))
     # the report: its numbers are the agreement of the two column sets
     cfg = seed_config(params)
     learners = SMALL_BENCHMARK["learners"]
     per, _ = agreement(
-        load_scores(cfg, str(root / "data/benchmark/columns/{run}/{weighting}.csv"),
+        load_scores(cfg, str(root / "data/benchmark/columns/{run}/{group}/{weighting}.csv"),
                     "headline_macro_f1", learners),
-        load_scores(cfg, str(root / "data/benchmark/seed/columns/{run}/{weighting}.csv"),
+        load_scores(cfg, str(root / "data/benchmark/seed/columns/{run}/{group}/{weighting}.csv"),
                     "headline_macro_f1", learners))
     m = json.loads((root / "reports/metrics/benchmark_seed.json").read_text())
     assert m["learners"] == json.loads(json.dumps(per))
@@ -540,21 +548,17 @@ def test_a_second_seed_draws_the_folds_again_and_compares_the_ranks(project, tmp
 
 
 def test_the_reference_row_sets_fasttext_beside_each_learners_best(project, tmp_path):
-    """``benchmark.reference: true``: a fastText column per dataset and the report's table and
-    sentence, fastText's difference from each learner's best weighting over the datasets."""
-    import yaml
+    """The reference row: a fastText column per dataset and the report's table and sentence,
+    fastText's difference from each learner's best weighting over the datasets."""
 
     root = copy_project(project, tmp_path / "reference")
     before = digests(root)
-    params = yaml.safe_load((root / "params.yaml").read_text())
-    params["benchmark"]["reference"] = True
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    res = run(["snakemake", "--cores", "2", "benchmark", "-n", "--quiet", "rules"], root)
+    res = run(["snakemake", "--cores", "2", "reports/metrics/benchmark_reference.json", "-n",
+               "--quiet", "rules"], root)
     jobs = dict(re.findall(r"^(benchmark\w*)\s+(\d+)$", res.stdout, re.M))
-    assert jobs == {**{f"benchmark_reference_bench_{d}": "1" for d in ("tr11", "tr12", "tr23")},
-                    "benchmark_reference_report": "1", "benchmark": "1",
-                    "benchmark_report": "1"}, jobs  # it reads the whole benchmark: section
-    run(["snakemake", "--cores", "2", "benchmark"], root, timeout=900)
+    assert jobs == {"benchmark_reference": "3", "benchmark_reference_report": "1"}, jobs
+    run(["snakemake", "--cores", "2", "reports/metrics/benchmark_reference.json"], root,
+        timeout=900)
     after = digests(root)
     assert all(after[k] == before[k] for k in before if "/columns/" in k)
     table = pd.read_csv(root / "reports/tables/benchmark_reference.csv")

@@ -63,9 +63,9 @@ def test_every_step_runs_one_blas_kernel_and_thread(tmp_path):
     import subprocess
     import sys
 
-    from termweight.checkout import BLAS_KERNEL, pin_blas
+    from termweight.runner.checkout import BLAS_KERNEL, pin_blas
 
-    probe = ("from termweight.checkout import pin_blas; pin_blas()\n"
+    probe = ("from termweight.runner.checkout import pin_blas; pin_blas()\n"
              "import numpy, threadpoolctl\n"
              "print(*[(i['architecture'], i['num_threads']) for i in threadpoolctl.threadpool_info()\n"
              "        if i['internal_api'] == 'openblas'][:1])")

@@ -11,8 +11,8 @@ import sys
 import pytest
 from workflow_utils import require_tex
 
-from termweight.errors import TermweightError
 from termweight.experiments import claims, report
+from termweight.runner.errors import TermweightError
 
 
 def _claim(**kw):

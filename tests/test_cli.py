@@ -118,11 +118,9 @@ def test_list_metrics(tmp_path):
 
     lines = _lines(tw("list", "metrics", cwd=tmp_path))
     assert list(lines) == list(scoring.METRICS)
-    assert "bns" in lines and "ndtri(tpr) - ndtri(fpr)" in lines["bns"]  # from the formula table
-    for name, (func, swapped) in scoring.METRICS.items():
-        doc = (func.__doc__ or "").strip().splitlines()
-        if doc:  # the first line of the function's docstring, without RST markup
-            assert doc[0].strip().replace("``", "") in lines[name], name
+    assert "bns" in lines and "ndtri(tpr) - ndtri(fpr)" in lines["bns"]  # the row's description
+    for name, (_, swapped) in scoring.METRICS.items():
+        assert scoring.METRIC_DESCRIPTIONS[name] in lines[name], name
         assert ("[swap: cells swapped" in lines[name]) == swapped, name
 
 
@@ -175,7 +173,7 @@ def test_list_experiments_bad_params_is_one_line(tmp_path):
 def _sub_commands():
     import argparse
 
-    from termweight import cli
+    from termweight.runner import cli
 
     ap = cli.build_parser(["--help"])  # every sub-command registered
     sub = next(a for a in ap._actions if isinstance(a, argparse._SubParsersAction))

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from termweight import cli
+from termweight.runner import cli
 
 
 def tw(*args, cwd, env=None):
@@ -37,7 +37,7 @@ def test_help_lists_the_commands_first_and_the_steps_apart(tmp_path):
         assert len([ln for ln in steps.splitlines() if ln.startswith(f"  {paper}-{{")]) == 1
     assert "  kim-{split,select,fit," in steps
     assert len(res.stdout.splitlines()) < 80
-    for name in ("prepare", "encode", "headlines", "dvc-yaml", "report-macros"):
+    for name in ("prepare", "encode", "headlines", "report-macros"):
         assert re.search(rf"\b{name}\b", steps), name
 
 
@@ -166,7 +166,7 @@ CORE_ONLY = """
 import sys
 for m in {modules!r}:
     sys.modules[m] = None
-from termweight.cli import main
+from termweight.runner.cli import main
 raise SystemExit(main({argv!r}))
 """
 

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from termweight.cli import main
-from termweight.errors import DataError
+from termweight.runner.cli import main
+from termweight.runner.errors import DataError
 
 DATASETS = {"tr11": {}, "tr12": {}, "tr23": {}, "cachopo_r8": {"protocol": {"type": "fixed"}}}
 WEIGHTINGS = ["binary", "tfidf", "tf-igm"]
@@ -130,8 +130,8 @@ def test_sensitivity_compare_refuses_a_bad_runs_file(bench, capsys, how):
 
 def test_a_runs_file_of_the_grid_not_in_the_study_is_not_read(bench):
     """sensitivity-compare reads only the study's datasets (benchmark.sensitivity.datasets)."""
-    from termweight.config import load_params
     from termweight.experiments import sensitivity
+    from termweight.runner.config import load_params
 
     _spoil(bench / "other" / "bench_tr23" / "mnb" / "runs.csv", "nan")
     params = load_params(bench / "params.yaml")
@@ -180,8 +180,8 @@ def test_valid_runs_are_read_with_every_declared_split(bench):
     number of splits (per learner: 3 x 2 + 1) is the number read."""
     import argparse
 
-    from termweight.config import load_params
     from termweight.experiments.benchmark import read_report_inputs
+    from termweight.runner.config import load_params
 
     params = load_params(bench / "params.yaml")
     args = argparse.Namespace(runs=_report_argv(bench)[4], seconds=str(bench / "seconds.csv"),

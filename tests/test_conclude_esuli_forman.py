@@ -16,9 +16,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from termweight.cli import main
 from termweight.evaluation import rates
-from termweight.experiments import esuli, forman
+from termweight.experiments import esuli
+from termweight.experiments.forman import results as forman_results
+from termweight.runner.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -391,15 +392,15 @@ def test_forman_report_refuses_a_missing_learner_or_seed(forman_files, tmp_path,
 
 
 def test_forman_read_results_raises_data_error(forman_files):
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     root, _ = forman_files
     units = [(d, 0) for d in FORMAN["datasets"]]
     ev = [str(root / f"evaluate/{d}/r0.csv") for d, _ in units]
     se = [str(root / f"select/{d}/r0.csv") for d, _ in units]
-    evaluated, selected = forman.read_results(ev, se, units, FORMAN)
+    evaluated, selected = forman_results.read_results(ev, se, units, FORMAN)
     assert len(evaluated) == 2 * 2 * 8 * TASKS and set(selected["k"]) == {10, 100, 80, 150}
     _edit(Path(se[1]), lambda f: f.drop(index=0))
     with pytest.raises(DataError, match="is missing") as exc:
-        forman.read_results(ev, se, units, FORMAN)
+        forman_results.read_results(ev, se, units, FORMAN)
     assert exc.value.path == se[1]

@@ -20,7 +20,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from termweight.cli import main
+from termweight.runner.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 _PROTO = {"type": "balanced", "train_per_class": 5, "test_per_class": 5, "repeats": 3}

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from termweight.cli import main
+from termweight.runner.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 CLASSES = ["course", "faculty", "project", "student"]

@@ -19,9 +19,9 @@ import scipy.sparse as sp
 import yaml
 from workflow_utils import PAPERS_TINY
 
-from termweight import io
-from termweight.cli import main
 from termweight.corpus import Corpus, indicator
+from termweight.runner import io
+from termweight.runner.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = PAPERS_TINY["mukras"]

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from termweight.errors import ConfigError
 from termweight.experiments import conclusions as cc
 from termweight.experiments.benchmark import rank_tests
+from termweight.runner.errors import ConfigError
 
 
 def _matrix(n=12, k=6, seed=0) -> pd.DataFrame:

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from termweight.config import load_params, validate
-from termweight.errors import ConfigError
+from termweight.runner.config import load_params, validate
+from termweight.runner.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((REPO / "workflow/schemas/params.schema.yaml").read_text())
@@ -69,7 +69,7 @@ def test_params_file_elsewhere_is_checked_against_this_checkouts_schema(tmp_path
                                  "dvc.yaml", "envs/termweight.yaml"])
 def test_libyaml_reader_equals_the_pure_python_strict_reader(rel):
     """read_yaml parses with libyaml (fast) under the same strict rules as StrictLoader."""
-    from termweight.config import StrictLoader, _FastLoader, read_yaml
+    from termweight.runner.config import StrictLoader, _FastLoader, read_yaml
 
     path = REPO / rel
     text = path.read_text(encoding="utf-8")
@@ -78,7 +78,7 @@ def test_libyaml_reader_equals_the_pure_python_strict_reader(rel):
 
 
 def test_libyaml_reader_refuses_duplicate_keys_too():
-    from termweight.config import _FastLoader
+    from termweight.runner.config import _FastLoader
 
     with pytest.raises(yaml.constructor.ConstructorError, match="duplicate key 'a'"):
         yaml.load("a: 1\nb: 2\na: 3\n", Loader=_FastLoader)  # noqa: S506

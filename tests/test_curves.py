@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 import scipy.sparse as sp
 
-from termweight.errors import ConfigError
 from termweight.experiments.curves import curves_config, fraction_of
+from termweight.runner.errors import ConfigError
 from termweight.splits import Split
 from termweight.subsample import curve_name, learning_curve_splits
 
@@ -25,7 +25,8 @@ PARAMS = {
         "controls": ["tfidf", "sklearn_sublinear_tfidf"],
         "comparisons": [{"a": "tf-delta_idf", "b": "tfidf", "source": "x"}],
         "curves": {"datasets": ["r52", "tr23"], "fractions": [0.5, 0.1], "repeats": 2,
-                   "weightings": ["tfidf", "sklearn_sublinear_tfidf", "tf-delta_idf"]},
+                   "weightings": ["tfidf", "sklearn_sublinear_tfidf", "tf-delta_idf"],
+                   "modules": ["unsupervised", "delta_idf"]},
     },
 }
 
@@ -93,6 +94,8 @@ def test_the_config_names_each_base_split_and_sorts_the_fractions():
     (lambda b: b["curves"]["datasets"].append("oh0"), "'oh0' is not a benchmark dataset"),
     (lambda b: b.pop("tuning"), "tuned protocol"),
     (lambda b: b.pop("curves"), "missing"),
+    (lambda b: b["curves"]["modules"].append("bns"), "modules.*not the modules"),
+    (lambda b: b["curves"]["modules"].remove("delta_idf"), "modules.*not the modules"),
 ])
 def test_a_curve_config_that_cannot_answer_is_refused(edit, message):
     params = copy.deepcopy(PARAMS)

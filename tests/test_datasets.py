@@ -22,8 +22,8 @@ from termweight.datasets.ordinal import balanced_subsample, parse_amazon_beauty
 from termweight.datasets.rcv1 import parse_rcv1, read_lyrl_tokens
 from termweight.datasets.reuters import read_modapte
 from termweight.datasets.vectors import parse_spambase, read_dexter_test, read_svmlight
-from termweight.errors import DataError
-from termweight.io import sha256_file
+from termweight.runner.errors import DataError
+from termweight.runner.io import sha256_file
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("TERMWEIGHT_MIRROR", REPO.parent / "shared" / "datasets"))

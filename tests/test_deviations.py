@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from termweight.errors import ConfigError
 from termweight.experiments import deviations
+from termweight.runner.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
 """Numbers in README.md and docs/ that describe this project come from a run of it: the job
 counts the docs give for their commands are what Snakemake and DVC plan now (a dry run with
 ``--forceall`` plans every job of a target, done or not). Timings and test counts are read from
-committed result files (tests/test_quickstart.py, tests/test_codedigest.py)."""
+committed result files (tests/test_quickstart.py)."""
 
 from __future__ import annotations
 
@@ -34,19 +34,10 @@ def test_the_workflow_pages_job_counts_are_planned(target, row):
     assert line.rstrip(" |").rsplit("|", 1)[1].strip() == str(jobs), line
 
 
-def test_the_fanouts_job_counts_are_planned():
-    """docs/workflow.md: the offline default costs N jobs rather than M (one job per split and
-    encoding, ``--config fanout=split``); the README's quick start ran the same N."""
-    step, split = planned(), planned("--config", "fanout=split")
-    assert f"cost {step} jobs rather than {split}" in text("docs/workflow.md")
-    quick = json.loads((REPO / "benchmarks/results/quickstart.json").read_text())["runs"][-1]
-    assert quick["jobs"] == step
-
-
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # DVC's own, 2,677 of them
 def test_the_dvc_stage_count_is_dvcs():
     """docs/workflow.md: `dvc repro table@slice figure@slice` runs N stages (every stage they
-    depend on, the code digests included)."""
+    depend on)."""
     from dvc.repo import Repo
 
     repo = Repo(str(REPO))
@@ -60,9 +51,7 @@ def test_the_dvc_stage_count_is_dvcs():
         upstream |= nx.descendants(graph, t)
     row = next(ln for ln in (REPO / "docs/workflow.md").read_text().splitlines()
                if ln.startswith("| `dvc repro table@slice figure@slice` |"))
-    digests = sum(s.addressing.startswith("code_") for s in upstream)
-    assert row.rstrip(" |").rsplit("|", 1)[1].strip() == (
-        f"{len(upstream)} stages ({len(upstream) - digests} steps, {digests} code digests)"), row
+    assert row.rstrip(" |").rsplit("|", 1)[1].strip() == f"{len(upstream)} stages", row
 
 
 def test_measured_job_counts_are_the_measurements():

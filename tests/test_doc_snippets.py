@@ -41,7 +41,7 @@ def blocks(path: Path, lang: str) -> list[str]:
 
 
 #: titled blocks that are fragments to merge into the project's file, not whole files
-FRAGMENTS = ("params.yaml", "workflow/schemas/params.schema.yaml")
+FRAGMENTS = ("params.yaml", "workflow/schemas/params.schema.yaml", "dvc.yaml")
 
 
 def tutorial_files(path: Path) -> dict[str, str]:
@@ -68,29 +68,39 @@ def merge_schema(root: Path, frag: dict) -> None:
 
 
 def merge_params(base: dict, frag: dict) -> dict:
+    """``frag`` over ``base``, mappings merged key by key at every depth (a list replaces)."""
     merged = dict(base)
     for key, value in frag.items():
-        merged[key] = ({**merged[key], **value} if isinstance(value, dict)
+        merged[key] = (merge_params(merged[key], value) if isinstance(value, dict)
                        and isinstance(merged.get(key), dict) else value)
     return merged
 
 
+def merge_stages(root: Path, frag: dict) -> None:
+    """Append a page's ``dvc.yaml`` stanzas to the project's, as a user adds them by hand."""
+    text = yaml.safe_dump({"stages": frag["stages"]}, sort_keys=False).split("\n", 1)[1]
+    with open(root / "dvc.yaml", "a") as fh:
+        fh.write(text)
+
+
 def tutorial_project(path: Path, dest: Path) -> Path:
     """A copy of the project with the page's tutorial files written (params merged)."""
-    from workflow_utils import generate_dvc_yaml, make_project
+    from workflow_utils import make_project
 
     files = tutorial_files(path)
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     if "params.yaml" in files:
         params = merge_params(params, yaml.safe_load(files.pop("params.yaml")))
-    root = make_project(dest, params, dvc_yaml=False)
+    root = make_project(dest, params)
     schema = files.pop("workflow/schemas/params.schema.yaml", None)
     if schema is not None:  # the page's entries added to the schema's sections
         merge_schema(root, yaml.safe_load(schema))
+    stages = files.pop("dvc.yaml", None)
+    if stages is not None:  # the page's stanzas appended to dvc.yaml
+        merge_stages(root, yaml.safe_load(stages))
     for rel, body in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(body)
-    generate_dvc_yaml(root)  # the page's dataset and experiment are in it
     return root
 
 
@@ -234,8 +244,8 @@ def yaml_fragments(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", [p for p in DOCS if yaml_fragments(p)], ids=ids)
 def test_yaml_snippets_are_valid_params(path):
-    from termweight import config
     from termweight.datasets import DATASETS
+    from termweight.runner import config
 
     schema = yaml.safe_load((REPO / "workflow/schemas/params.schema.yaml").read_text())
     page_schema = tutorial_files(path).get("workflow/schemas/params.schema.yaml")

@@ -28,6 +28,7 @@ from termweight.encoding import (
     scale_columns,
 )
 from termweight.statistics import term_stats
+from termweight.weightings import bns as bns_module
 
 # 3 training docs x 4 terms; term 3 never occurs in training
 X_TRAIN = np.array([[2, 0, 1, 0],
@@ -133,7 +134,7 @@ def test_supervised_scaler_bns_by_hand_and_norm():
     X = np.array([[1, 0, 2], [0, 1, 1], [3, 0, 0], [0, 0, 0]], dtype=float)
     y = np.array([1, 0, 1, 0])
     sc = SupervisedScaler("bns").fit(X, y)
-    lo, hi = scoring.BNS_CLIP
+    lo, hi = bns_module.CLIP
 
     def f(r):
         return ndtri(np.clip(r, lo, hi))

@@ -19,6 +19,7 @@ from termweight.encoding import ThresholdEncoder
 from termweight.evaluation import confusion_counts
 from termweight.experiments import esuli
 from termweight.experiments.claims import check_claims
+from termweight.experiments.esuli import claims as cl
 from termweight.experiments.esuli import report as rep
 from termweight.learners.boosting import AdaBoostMH, MPBoost
 
@@ -208,41 +209,41 @@ BASE = {"adaboost_mh_binary": 0.5, "adaboost_mh_ordinal": 0.5, "mp_boost_binary"
 
 
 def test_directional_verdict_rules_flip():
-    assert rep.directional_verdict(0.01, 0.01) == "reproduced"
-    assert rep.directional_verdict(0.01, 0.2) == "partly"
-    assert rep.directional_verdict(-0.01, 0.01) == "not reproduced"
-    assert rep.directional_verdict(0.0, 0.01) == "not reproduced"
-    assert rep.directional_verdict(-0.01, 0.01, expected=-1) == "reproduced"
-    assert rep.weakest(["reproduced", "partly"]) == "partly"
+    assert cl.directional_verdict(0.01, 0.01) == "reproduced"
+    assert cl.directional_verdict(0.01, 0.2) == "partly"
+    assert cl.directional_verdict(-0.01, 0.01) == "not reproduced"
+    assert cl.directional_verdict(0.0, 0.01) == "not reproduced"
+    assert cl.directional_verdict(-0.01, 0.01, expected=-1) == "reproduced"
+    assert cl.weakest(["reproduced", "partly"]) == "partly"
     # p >= 0.05: the paper's difference below what the test detects is "inconclusive"
-    assert rep.directional_verdict(-0.005, 0.79, mde=0.03, paper=0.013) == "inconclusive"
-    assert rep.directional_verdict(0.002, 0.3, mde=0.01, paper=0.002) == "inconclusive"
-    assert rep.directional_verdict(0.002, 0.3, mde=0.01, paper=0.05) == "partly"
-    assert rep.directional_verdict(-0.002, 0.3, mde=0.01, paper=0.05) == "not reproduced"
-    assert rep.directional_verdict(-0.02, 0.01, mde=0.01, paper=0.002) == "not reproduced"
-    assert rep.weakest(["partly", "inconclusive"]) == "inconclusive"
-    assert rep.weakest(["inconclusive", "not reproduced"]) == "not reproduced"
-    assert rep.weakest(["partly", "not reproduced", "reproduced"]) == "not reproduced"
+    assert cl.directional_verdict(-0.005, 0.79, mde=0.03, paper=0.013) == "inconclusive"
+    assert cl.directional_verdict(0.002, 0.3, mde=0.01, paper=0.002) == "inconclusive"
+    assert cl.directional_verdict(0.002, 0.3, mde=0.01, paper=0.05) == "partly"
+    assert cl.directional_verdict(-0.002, 0.3, mde=0.01, paper=0.05) == "not reproduced"
+    assert cl.directional_verdict(-0.02, 0.01, mde=0.01, paper=0.002) == "not reproduced"
+    assert cl.weakest(["partly", "inconclusive"]) == "inconclusive"
+    assert cl.weakest(["inconclusive", "not reproduced"]) == "not reproduced"
+    assert cl.weakest(["partly", "not reproduced", "reproduced"]) == "not reproduced"
 
 
 def test_paired_tests_detect_a_consistent_difference_and_not_a_null_one():
     good, bad = _run_frame(0.9, seed=1), _run_frame(0.4, seed=2)
-    t = rep.micro_f1_test(good, bad, n_resamples=999)
+    t = cl.micro_f1_test(good, bad, n_resamples=999)
     assert t["diff"] == pytest.approx(esuli.run_scores(good)["micro_f1"]
                                       - esuli.run_scores(bad)["micro_f1"])
     assert t["p"] < 0.01 and t["n"] == 40
-    m = rep.macro_f1_test(good, bad)
+    m = cl.macro_f1_test(good, bad)
     assert m["diff"] == pytest.approx(good["f1"].mean() - bad["f1"].mean())
     assert m["p"] < 0.01 and m["w"] >= 0
-    assert rep.micro_f1_test(good, good, n_resamples=99)["p"] == pytest.approx(1.0)
-    same = rep.macro_f1_test(good, good)
+    assert cl.micro_f1_test(good, good, n_resamples=99)["p"] == pytest.approx(1.0)
+    same = cl.macro_f1_test(good, good)
     assert (same["p"], same["n"], same["w"]) == (1.0, 0, 0.0)
     with pytest.raises(ValueError, match="different categories"):
-        rep.macro_f1_test(good, good.iloc[:5])
+        cl.macro_f1_test(good, good.iloc[:5])
 
 
 def test_claims_verdicts_follow_the_runs():
-    claims = {c["id"]: c for c in check_claims(rep.claims_list(_data(BASE)), "test")}
+    claims = {c["id"]: c for c in check_claims(cl.claims_list(_data(BASE)), "test")}
     assert claims["mpboost_ordinal_beats_svm_macro"]["verdict"] == "reproduced"
     assert claims["mpboost_ordinal_best_micro"]["verdict"] == "reproduced"
     assert claims["ordinal_beats_binary_adaboost_micro"]["verdict"] in ("partly", "not reproduced",
@@ -253,44 +254,44 @@ def test_claims_verdicts_follow_the_runs():
     assert claims["monotone_tf_equivalent"]["verdict"] == "not testable"  # no --corpus
     # the SVM now beats MP-Boost: the same claims flip
     flipped = {**BASE, "svm_tfidf_hinge": 0.95}
-    claims = {c["id"]: c for c in rep.claims_list(_data(flipped))}
+    claims = {c["id"]: c for c in cl.claims_list(_data(flipped))}
     assert claims["mpboost_ordinal_beats_svm_macro"]["verdict"] == "not reproduced"
     best = claims["mpboost_ordinal_best_micro"]  # the opposite sign, not significant: the
     assert best["verdict"] == "inconclusive"  # detectable difference exceeds the paper's
     assert "detectable" in best["cause"] and "too little data" in best["cause"]
     # AdaBoost.MH binary clearly above ordinal: the paper's reversal is reproduced
     rev = {**BASE, "adaboost_mh_binary": 0.8, "adaboost_mh_ordinal": 0.3}
-    claims = {c["id"]: c for c in rep.claims_list(_data(rev))}
+    claims = {c["id"]: c for c in cl.claims_list(_data(rev))}
     assert claims["binary_beats_ordinal_adaboost_macro"]["verdict"] == "reproduced"
     assert claims["ordinal_beats_binary_adaboost_micro"]["verdict"] == "not reproduced"
 
 
 def test_feature_claim_rule_flips():
     data = _data(BASE)
-    assert rep.feature_claim(data).verdict == "partly"  # only every-integer within 5%
+    assert cl.feature_claim(data).verdict == "partly"  # only every-integer within 5%
     data["summary"]["distinct_train"]["values_per_term"] = 2.30
-    assert rep.feature_claim(data).verdict == "reproduced"
+    assert cl.feature_claim(data).verdict == "reproduced"
     data["summary"]["distinct_train"]["values_per_term"] = 1.8
     data["summary"]["every_train"]["values_per_term"] = 2.6
-    c = rep.feature_claim(data)
+    c = cl.feature_claim(data)
     assert c.verdict == "not reproduced" and c.cause.startswith("unexplained")
 
 
 def test_log_tf_check_on_a_small_corpus(tmp_path):
-    from termweight import io
+    from termweight.runner import io
 
     X = sp.csr_matrix(np.array([[1, 0, 5], [3, 2, 0], [0, 2, 1], [2, 7, 4]]))
     io.save_arrays(tmp_path / "counts.npz", X=X,
                    subset=np.array(["train", "train", "train", "test"]))
-    check = rep.log_tf_check(tmp_path)
+    check = cl.log_tf_check(tmp_path)
     assert check["train"]["same"] and check["test"]["same"]
-    assert rep.log_tf_claim(check).verdict == "reproduced"
+    assert cl.log_tf_claim(check).verdict == "reproduced"
     broken = {**check, "test": {**check["test"], "same": False}}
-    assert rep.log_tf_claim(broken).verdict == "not reproduced"
+    assert cl.log_tf_claim(broken).verdict == "not reproduced"
 
 
 def test_gaps_name_a_cause_for_every_compared_number():
-    g = rep.gaps(_data(BASE))
+    g = cl.gaps(_data(BASE))
     assert all(x["cause"] for x in g)
     mp = next(x for x in g if x["quantity"] == "svm_tfidf macro_precision")
     assert mp["cause"].startswith("0/0 convention")
@@ -332,7 +333,7 @@ def test_gap_cause_names_the_loss_only_when_the_hinge_run_closes_the_gap():
     sq, hi = data["runs"]["svm_tfidf"]["scores"], data["runs"]["svm_tfidf_hinge"]["scores"]
 
     def cause():
-        return next(g for g in rep.gaps(data) if g["quantity"] == "svm_tfidf macro_f1")["cause"]
+        return next(g for g in cl.gaps(data) if g["quantity"] == "svm_tfidf macro_f1")["cause"]
 
     sq["macro_f1"], hi["macro_f1"] = 0.473, 0.446  # published 0.415: closes 0.027 of 0.058
     assert cause().startswith("loss:") and "rest unexplained" in cause()
@@ -347,7 +348,7 @@ def test_pivots_claim_is_not_testable_whatever_the_pivots():
     paper supports (boosting picks by weighted edge): not testable, the pivots described. Until
     2026-12-02 it was judged on the least informative half by unweighted IG (the deviations log,
     entry esuli-pivots-not-testable)."""
-    from termweight.experiments.esuli.report import pivots_claim
+    from termweight.experiments.esuli.claims import pivots_claim
 
     def check(least):
         return {"mp_boost_ordinal": {"pivots": 1000, "zero_ig": 0, "least_informative": least,

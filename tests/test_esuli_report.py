@@ -6,7 +6,7 @@ def test_the_svm_probe_quoted_in_the_gaps_is_the_committed_one():
     import json
     from pathlib import Path
 
-    from termweight.experiments.esuli.report import BIAS_PROBE
+    from termweight.experiments.esuli.claims import BIAS_PROBE
 
     repo = Path(__file__).resolve().parents[1]
     probe = json.loads((repo / "benchmarks/results/probe_esuli_svm.json").read_text())

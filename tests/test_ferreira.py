@@ -18,6 +18,7 @@ import scipy.sparse as sp
 from termweight.corpus import indicator
 from termweight.evaluation import error_rate
 from termweight.experiments import ferreira as F
+from termweight.experiments.ferreira import claims as C
 from termweight.experiments.ferreira import report as R
 from termweight.selection import CMIM, FisherRatio, L0Supervised, L0Unsupervised
 from termweight.splits import make_splits
@@ -208,7 +209,7 @@ def _fverdicts(frame, l0=841.2593, dexter=None):
     idx = {"spambase": {"characteristics": [{"subset": "all", "p": 54, "patterns": 4601,
                                              "pos": 1813, "neg": 2788, "l0": l0,
                                              "l0_neg": 411.83, "l0_pos": 429.43}]}}
-    claims, gaps = R.assess_claims(frame, _CCFG, idx, pub, dexter)
+    claims, gaps = C.assess_claims(frame, _CCFG, idx, pub, dexter)
     from termweight.experiments.claims import check_claims
 
     check_claims(claims, "test")
@@ -260,7 +261,7 @@ def test_ferreira_descent_rp_adaboost_and_dexter_rp_claims_flip():
               "protocol": {"train_per_class": 100, "test_subset": "valid"}}
         cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
         idx = {"dexter": {"characteristics": [{"subset": "valid", "patterns": 300}]}}
-        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
+        claims, _ = C.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
         assert {c["id"]: c["verdict"] for c in claims}["dexter_rp_improves_with_m"] == want
 
 
@@ -311,7 +312,7 @@ def test_rp_worse_on_dexter_td_is_judged_against_figure_4s_methods():
               "protocol": {"train_per_class": 100, "test_subset": "valid"}}
         cfg = {"datasets": {**_CCFG["datasets"], "dexter": dx}}
         idx = {"dexter": {"characteristics": [{"subset": "valid", "patterns": 300}]}}
-        claims, _ = R.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
+        claims, _ = C.assess_claims(pd.concat([_claim_frame(), dex]), cfg, idx, {}, None)
         return {c["id"]: c["verdict"] for c in claims}["dexter_rp_worse_on_td"]
 
     assert verdict(base) == "reproduced"
@@ -328,7 +329,7 @@ def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
                            "r": [0] * 5 + [237] + [0] * 8 + [365]}}}
     frame = _claim_frame().assign(dataset="svmlight_example1")
     cfg = {"datasets": {"svmlight_example1": _CCFG["datasets"]["spambase"]}}
-    claims, gaps = R.assess_claims(frame, cfg, idx, pub)
+    claims, gaps = C.assess_claims(frame, cfg, idx, pub)
     by = {c["id"]: c for c in claims}
     assert by["fig1_counts"]["verdict"] == "partly" and "998 vs 898" in by["fig1_counts"]["cause"]
     assert by["fig1_feature15_over_feature6"]["verdict"] == "reproduced"
@@ -336,7 +337,7 @@ def test_ferreira_claims_swapped_classes_and_unlabelled_l0():
     assert all(g["cause"] for g in gaps if g["published"] != g["ours"]
                and g["quantity"].startswith("Fig. 1"))
     X = sp.csr_matrix(np.array([[1, 0, 2], [0, 0, 3]]))
-    assert R.unlabelled_l0(X) == pytest.approx(1.0)
+    assert C.unlabelled_l0(X) == pytest.approx(1.0)
 
 
 def test_ferreira_claims_on_a_tiny_grid():
@@ -361,29 +362,29 @@ def test_the_cost_claim_reads_measured_seconds_and_flips(tmp_path):
     """Sec. 5's 'cheaper implementations': Methods 1 and 2 against Fisher, RP, MIM and CMIM by
     measured CPU seconds; one comparison near a tie makes it partly, one dearer not reproduced,
     no timings not testable; a damaged file is one error naming it."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
-    assert R.cost_claim(R.read_timings(_timings(tmp_path)))["verdict"] == "reproduced"
-    assert R.cost_claim(R.read_timings(_timings(tmp_path, MIM=0.0016)))["verdict"] == "partly"
-    assert R.cost_claim(R.read_timings(_timings(tmp_path, MIM=0.001)))["verdict"] == \
+    assert C.cost_claim(C.read_timings(_timings(tmp_path)))["verdict"] == "reproduced"
+    assert C.cost_claim(C.read_timings(_timings(tmp_path, MIM=0.0016)))["verdict"] == "partly"
+    assert C.cost_claim(C.read_timings(_timings(tmp_path, MIM=0.001)))["verdict"] == \
         "not reproduced"
-    assert R.cost_claim(None)["verdict"] == "not testable"
+    assert C.cost_claim(None)["verdict"] == "not testable"
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"datasets": {"dexter": {"results": [{"method": "RP"}]}}}))
     with pytest.raises(DataError, match=r"bad\.json.*datasets\.dexter\.results\[0\]"):
-        R.read_timings(bad)
+        C.read_timings(bad)
 
 
 def test_ferreira_replications_use_the_corrected_t_and_its_test_size():
     """Each replication draws its training rows from one pool: n_test/n_train from the protocol
     (Spam 1000/1000) or the fixed test subset (Dexter 300 validation rows / 200)."""
     spam = _CCFG["datasets"]["spambase"]
-    assert R.split_ratio(spam, None) == 1.0
+    assert C.split_ratio(spam, None) == 1.0
     dx = {"protocol": {"train_per_class": 100, "test_subset": "valid"}}
-    assert R.split_ratio(dx, {"characteristics": [{"subset": "valid", "patterns": 300}]}) == 1.5
+    assert C.split_ratio(dx, {"characteristics": [{"subset": "valid", "patterns": 300}]}) == 1.5
     a = pd.Series([0.10, 0.12, 0.11, 0.13, 0.10], index=list("abcde"))
     b = a - [0.004, 0.010, -0.002, 0.006, 0.009]
-    plain, corrected = R._paired(a, b, 0.0), R._paired(a, b, 1.0)
+    plain, corrected = C._paired(a, b, 0.0), C._paired(a, b, 1.0)
     assert corrected["p"] > plain["p"] and corrected["lower"] < plain["lower"]
 
 

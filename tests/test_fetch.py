@@ -16,7 +16,7 @@ import pytest
 
 from termweight.datasets.download import STATE_FILE, fetch, safe_extract
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
-from termweight.errors import ChecksumError, DataError
+from termweight.runner.errors import ChecksumError, DataError
 
 PAYLOAD = b"hello termweight\n" * 100
 SHA = hashlib.sha256(PAYLOAD).hexdigest()

@@ -16,8 +16,11 @@ from workflow_utils import FORMAN_CFG
 
 from termweight import scoring
 from termweight.experiments import forman
+from termweight.experiments.forman import claims as forman_claims
+from termweight.experiments.forman import results as forman_results
 from termweight.experiments.forman.claims import claims_and_gaps
 from termweight.statistics import term_stats
+from termweight.weightings import bns as bns_module
 
 CFG = FORMAN_CFG  # the settings of the tiny `papers` run too (tests/workflow_utils.py)
 
@@ -71,7 +74,7 @@ def test_same_folds_for_every_representation(evaluated, tr23):
     first = f[(f["rep"] == "binary-bns") & (f["task"] == f["task"].iloc[0])].sort_values("fold")
     assert first["n_test"].tolist() == [te.size for _, te in folds]
     # pooled over the folds, every document is tested exactly once per task
-    meas = forman.measurements(evaluated, ["rep"])
+    meas = forman_results.measurements(evaluated, ["rep"])
     assert (meas["n"] == corpus.n_docs).all()
     assert len(meas) == len(corpus.classes) * f["rep"].nunique()
 
@@ -94,7 +97,7 @@ def test_scaling_uses_training_rows_only(tr23):
     B = (corpus.X[train][:, cols] > 0).toarray()
     y = corpus.labels[train] == 0
     tp, fp = B[y].sum(0), B[~y].sum(0)
-    by_hand = scoring.bns(tp, fp, y.sum() - tp, (~y).sum() - fp)
+    by_hand = bns_module.bns(tp, fp, y.sum() - tp, (~y).sum() - fp)
     np.testing.assert_allclose(w["bns"][0], by_hand)
     assert np.all(np.isfinite(w["logodds"])) and np.all(w["logodds"] >= 0)
 
@@ -131,12 +134,12 @@ def test_select_repeat_grid(tr23):
     f = forman.select_repeat(path, CFG, seed=11, repeat=0)
     assert set(f["selector"]) == {"ig", "bns", "all"}
     assert (f.loc[f["selector"] == "all", "k"] > 5000).all()  # the fold's whole vocabulary
-    meas = forman.selection_measurements(f)
+    meas = forman_results.selection_measurements(f)
     combos = meas.groupby(["selector", "k", "scaling"]).size()
     assert len(combos) == 2 * 2 * 2 + 2 and (combos == len(corpus.classes)).all()
     assert (meas["n"] == corpus.n_docs).all() and meas["f1"].between(0, 1).all()
     # "all" with no scaling is plain binary features: the same numbers as forman-evaluate's
-    ev = forman.measurements(forman.evaluate_repeat(path, CFG, seed=11, repeat=0), ["rep"])
+    ev = forman_results.measurements(forman.evaluate_repeat(path, CFG, seed=11, repeat=0), ["rep"])
     a = meas[(meas["selector"] == "all") & (meas["scaling"] == "none")].set_index("task")
     b = ev[ev["rep"] == "binary-none"].set_index("task")
     assert np.array_equal(a.loc[b.index, "tp"], b["tp"])
@@ -155,7 +158,7 @@ def test_selection_level_beyond_a_folds_vocabulary_is_all_features():
 
     # fold 1 has fewer than 50 terms: no k=50 result there, its "all" result stands in
     f = pd.DataFrame([row(0, "ig", 50, 2), row(0, "all", 80, 5), row(1, "all", 40, 7)])
-    m = forman.selection_measurements(f).set_index(["selector", "k"])
+    m = forman_results.selection_measurements(f).set_index(["selector", "k"])
     assert m.loc[("ig", 50), "tp"] == 2 + 7
     assert m.loc[("all", 0), "tp"] == 5 + 7
 
@@ -215,7 +218,7 @@ def test_smo_learner_is_libsvm_hinge_with_free_bias():
 
 
 def test_verdict_rules_flip():
-    v = forman.verdict_gain  # a claim of size: the 95% interval must hold the published gain
+    v = forman_claims.verdict_gain  # a claim of size: the 95% interval must hold the published gain
     assert v(6.8, 1e-9, 7, (5.5, 8.1)) == "reproduced"
     assert v(4.0, 1e-9, 7, (3.0, 5.0)) == "partly"  # significant, the interval excludes 7
     assert v(12.0, 1e-9, 7, (10.0, 14.0)) == "partly"  # twice the gain is not the gain
@@ -223,21 +226,21 @@ def test_verdict_rules_flip():
     assert v(0.5, 0.6, 7, (-1.0, 2.0)) == "not reproduced"  # excludes 7, no gain shown
     assert v(-0.1, 1e-9, 7, (-0.2, 0.0)) == "not reproduced"
     test = {"mean_diff": 0.0583, "t": 7.37, "n": 110}  # SMO's F gain (reports/metrics/forman.json)
-    lo, hi = forman.gain_interval(test)
+    lo, hi = forman_claims.gain_interval(test)
     assert lo == pytest.approx(5.83 - 1.982 * 5.83 / 7.37, abs=0.01) and hi > 7
-    b = forman.verdict_best
+    b = forman_claims.verdict_best
     assert b(True, 0.01, 0.001) == "reproduced"
     assert b(True, 0.01, 0.03) == "partly"     # first, but not p < 1%
     assert b(False, -0.01, 0.3) == "partly"    # second, not significantly worse
     assert b(False, -0.01, 0.001) == "not reproduced"
-    r = forman.verdict_runner_up
+    r = forman_claims.verdict_runner_up
     assert r(["binary-bns", "binary-logodds", "tf-bns"], "binary-logodds") == "reproduced"
     assert r(["tf-bns", "binary-bns", "binary-ig", "binary-logodds"], "binary-logodds") == "partly"
     assert r(["a", "b", "c", "binary-logodds"], "binary-logodds") == "not reproduced"
-    s = forman.verdict_sign
+    s = forman_claims.verdict_sign
     assert s(-0.02, 0.001, -1) == "reproduced" and s(-0.02, 0.2, -1) == "partly"
     assert s(0.02, 0.001, -1) == "not reproduced"
-    sel = forman.verdict_selection
+    sel = forman_claims.verdict_selection
     assert sel({"f1": "holds", "accuracy": "holds"}) == "reproduced"
     assert sel({"f1": "fails", "accuracy": "holds"}) == "partly"
     assert sel({"f1": "fails", "accuracy": "fails"}) == "not reproduced"
@@ -266,14 +269,14 @@ def _selection_meas(all_gap, noise, n=60, seed=0):
 def test_selection_claim_needs_equivalence_not_non_significance():
     """'Selection does not help' holds by TOST within the margin, not by p >= 0.05: a tight tie
     holds, a noisy one that cannot exclude a 1-point F loss is undecided."""
-    r = forman.selection_results(*_selection_meas(all_gap=0.001, noise=0.002))
+    r = forman_claims.selection_results(*_selection_meas(all_gap=0.001, noise=0.002))
     assert r["f1"]["state"] == "holds" and r["f1"]["tost_p"] < 0.05
-    r = forman.selection_results(*_selection_meas(all_gap=0.006, noise=0.05))
+    r = forman_claims.selection_results(*_selection_meas(all_gap=0.006, noise=0.05))
     assert r["f1"]["test"]["t_pvalue"] >= 0.05 and r["f1"]["state"] == "undecided"
-    r = forman.selection_results(*_selection_meas(all_gap=0.03, noise=0.002))
+    r = forman_claims.selection_results(*_selection_meas(all_gap=0.03, noise=0.002))
     assert r["f1"]["state"] == "fails"
     # Sec. 4.6's two further claims: the unscaled best is a BNS subset; the hybrid IG + BNS
-    r = forman.selection_results(*_selection_meas(all_gap=0.001, noise=0.002))
+    r = forman_claims.selection_results(*_selection_meas(all_gap=0.001, noise=0.002))
     assert r["unscaled"]["f1"]["bns_level"]["k"] == 100
     assert r["unscaled"]["f1"]["test"]["mean_diff"] > 0
     assert r["hybrid"][0]["rival"] == "bns+bns" and r["hybrid"][0]["test"]["mean_diff"] > 0
@@ -301,8 +304,8 @@ def test_claims_and_gaps_from_learner_results():
 
     reps = ["tf-idf", "binary-bns", "binary-idf", "binary-none", "binary-logodds"]
     pub = json.loads(forman.PUBLISHED.read_text())
-    per = {"linearsvc": forman.learner_results(_synthetic_meas(0.03), reps),
-           "smo": forman.learner_results(_synthetic_meas(0.07, seed=1), reps)}
+    per = {"linearsvc": forman_claims.learner_results(_synthetic_meas(0.03), reps),
+           "smo": forman_claims.learner_results(_synthetic_meas(0.07, seed=1), reps)}
     claims, gaps = claims_and_gaps(per, pub, None, DS11, 110)
     check_claims(claims, "test")
     by = {c["id"]: c for c in claims}
@@ -324,7 +327,7 @@ def test_claims_and_gaps_from_learner_results():
     # a representation significantly better than binary BNS: not reproduced
     m = _synthetic_meas(0.03)
     m.loc[m["rep"] == "binary-logodds", "f1"] += 0.05
-    r = forman.learner_results(m, reps)
+    r = forman_claims.learner_results(m, reps)
     claims, _ = claims_and_gaps({"smo": r}, pub, None, DS11, 110)
     assert {c["id"]: c for c in claims}["bns_best_representation"]["verdict"] == "not reproduced"
 
@@ -358,7 +361,7 @@ def test_section4_claims_flip():
     pub = json.loads(forman.PUBLISHED.read_text())
 
     def verdicts(meas):
-        claims, _ = claims_and_gaps({"smo": forman.learner_results(meas, reps)}, pub,
+        claims, _ = claims_and_gaps({"smo": forman_claims.learner_results(meas, reps)}, pub,
                                            None, DS11, 40)
         check_claims(claims, "test")
         return {c["id"]: c["verdict"] for c in claims}
@@ -387,7 +390,7 @@ def test_evaluate_runs_both_learners_on_the_same_folds(tr23):
     # the same test documents per task and fold, different decisions
     assert ((a["tp"] + a["fn"]) == (b["tp"] + b["fn"])).all()
     assert (a[list(forman.COUNT_COLUMNS)].sum(axis=1) == b[list(forman.COUNT_COLUMNS)].sum(axis=1)).all()
-    meas = forman.measurements(f, ["learner", "rep"])
+    meas = forman_results.measurements(f, ["learner", "rep"])
     assert len(meas) == 2 * 2 * len(tr23[0].classes)
 
 
@@ -396,21 +399,21 @@ def test_paired_tests_take_the_task_as_the_unit():
     first, so n is the number of tasks, and a task's seeds do not count as evidence twice."""
     one = _synthetic_meas(0.01, n=30)
     two = pd.concat([one, one.assign(repeat=1, f1=one["f1"] + 0.001)], ignore_index=True)
-    a, b = forman.paired(one, "binary-bns", "tf-idf", "f1"), forman.paired(two, "binary-bns",
+    a, b = forman_results.paired(one, "binary-bns", "tf-idf", "f1"), forman_results.paired(two, "binary-bns",
                                                                              "tf-idf", "f1")
     assert a["n"] == b["n"] == 30
     assert b["t_pvalue"] == pytest.approx(a["t_pvalue"])  # a shifted copy of the seeds adds nothing
     # two datasets may name their classes alike: a task is (dataset, task)
     other = one.assign(dataset="e")
-    assert forman.paired(pd.concat([one, other]), "binary-bns", "tf-idf", "f1")["n"] == 60
+    assert forman_results.paired(pd.concat([one, other]), "binary-bns", "tf-idf", "f1")["n"] == 60
 
 
 def test_skew_reweighting_weights_the_paper_bins():
     """Tasks reweighted to halving bins of % positives: a gain larger at high skew grows."""
     m = _six_meas(skew=-2.0)
     edges = [0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 100.0]
-    r = forman.skew_reweighted_gain(m, "binary-bns", "tf-idf", "f1", edges)
+    r = forman_claims.skew_reweighted_gain(m, "binary-bns", "tf-idf", "f1", edges)
     assert sum(r["tasks_per_bin"]) == 40 and r["paper_share"][0] > r["paper_share"][1]
     assert r["gain"] > r["unweighted"]
-    flat = forman.skew_reweighted_gain(_six_meas(skew=0.0), "binary-bns", "tf-idf", "f1", edges)
+    flat = forman_claims.skew_reweighted_gain(_six_meas(skew=0.0), "binary-bns", "tf-idf", "f1", edges)
     assert abs(flat["gain"] - flat["unweighted"]) < 0.005

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import DataError
+from termweight.runner import io
+from termweight.runner.errors import DataError
 
 
 def test_npz_roundtrip_without_pickle(tmp_path):

@@ -282,8 +282,8 @@ def test_select_and_fit_outputs_do_not_depend_on_jobs(tmp_path):
     process (the measured fit times aside)."""
     import yaml
 
-    from termweight.cli import main
     from termweight.corpus import Corpus
+    from termweight.runner.cli import main
 
     X, Y, labels = _corpus(n=120)
     Corpus("toy", X, Y, ["a", "b", "c"], [f"t{i}" for i in range(X.shape[1])],

@@ -19,6 +19,7 @@ from scipy import stats as sps
 
 from termweight.corpus import Corpus, indicator
 from termweight.experiments import mukras as mk
+from termweight.experiments.mukras import claims as mcl
 from termweight.experiments.mukras import report as mr
 from termweight.multiclass import SelectKBestJoint
 
@@ -153,7 +154,7 @@ def _results():
 
 def test_range_means_and_curves_by_hand():
     f = _results()
-    rm = mr.range_means(f, [[10, 350], [350, 3000]])
+    rm = mcl.range_means(f, [[10, 350], [350, 3000]])
     one = rm[(rm.selector == "ig") & (rm.fold == "r0f2")].set_index("range")
     sub = f[(f.selector == "ig") & (f.fold == "r0f2")].set_index("k").mse
     assert one.loc["10-350", "mse"] == pytest.approx(sub[[10, 100, 350]].mean())
@@ -162,8 +163,8 @@ def test_range_means_and_curves_by_hand():
     # leaves every fold of that unit's range means (IG and IG+PRP would tie by construction)
     g = f.copy()
     g.loc[(g.k == 3000) & (g.fold == "r0f1"), "k_used"] = 2400
-    assert mr.beyond_vocabulary(g) == {"u": [3000]}
-    cut = mr.range_means(g, [[10, 350], [350, 3000]])
+    assert mcl.beyond_vocabulary(g) == {"u": [3000]}
+    cut = mcl.range_means(g, [[10, 350], [350, 3000]])
     cut = cut[(cut.selector == "ig") & (cut.fold == "r0f2")].set_index("range")
     assert cut.loc["350-3000", "mse"] == pytest.approx(sub[[350, 1000]].mean())
     assert set(one.points) == {3}  # 350 belongs to both ranges, as the paper's headings
@@ -176,9 +177,9 @@ def test_range_means_and_curves_by_hand():
 
 def test_significance_table_paired_t_test_and_bold():
     f = _results()
-    sig = mr.significance(mr.range_means(f, [[10, 350], [350, 3000]]), alpha=0.05)
+    sig = mr.significance(mcl.range_means(f, [[10, 350], [350, 3000]]), alpha=0.05)
     row = sig[(sig.selector == "ig+linear") & (sig.range == "350-3000")].iloc[0]
-    rm = mr.range_means(f, [[350, 3000]])
+    rm = mcl.range_means(f, [[350, 3000]])
     a = rm[rm.selector == "ig+linear"].sort_values("fold").mse.to_numpy()
     b = rm[rm.selector == "ig"].sort_values("fold").mse.to_numpy()
     assert row.t_pvalue == pytest.approx(sps.ttest_rel(a, b).pvalue)
@@ -214,7 +215,7 @@ def test_published_table_matches_the_paper_text(repo):
 
 
 def test_toy_example_fig1_and_edge_bias():
-    f = mr.example_scores().set_index("term")
+    f = mcl.example_scores().set_index("term")
     f1, f2, g_end, g_mid = f.index
     assert f.loc[f1, "IG"] == pytest.approx(f.loc[f2, "IG"])
     for col in ("IG+PRP", "IG+PRP-exp"):
@@ -250,7 +251,7 @@ def test_rank_changes_finds_bipolar_demotion():
 
 def test_macros_are_valid_latex_names():
     f = _results()
-    sig = mr.significance(mr.range_means(f, [[10, 350], [350, 3000]]))
+    sig = mr.significance(mcl.range_means(f, [[10, 350], [350, 3000]]))
     tex = mr.macros_tex(sig, {"u": {"per_class": 26, "n_docs": 130, "n_classes": 5}},
                         json.loads(mk.PUBLISHED.read_text()))
     names = re.findall(r"\\newcommand\{\\([^}]*)\}", tex)
@@ -318,7 +319,7 @@ def _claim_results(nb_gain=0.1, svm_gain=0.0, svm_over_nb=0.2, units=("a", "b"),
 
 def _verdicts(frame):
     pub = json.loads(mk.PUBLISHED.read_text())
-    claims, gaps, head = mr.assess_claims(frame, {"ranges": [[10, 350], [350, 3000]]}, pub)
+    claims, gaps, head = mcl.assess_claims(frame, {"ranges": [[10, 350], [350, 3000]]}, pub)
     from termweight.experiments.claims import check_claims
 
     check_claims(claims, "test")
@@ -371,7 +372,7 @@ def test_claims_on_a_tiny_configuration():
     """Other ranges than the paper's (mapped to its side of 350), one corpus, three folds."""
     f = _claim_results(units=("beauty",), folds=3)
     pub = json.loads(mk.PUBLISHED.read_text())
-    claims, _, head = mr.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
+    claims, _, head = mcl.assess_claims(f, {"ranges": [[10, 100], [100, 3000]]}, pub)
     assert len(claims) == 9 and "nb/prp_change_pct/100-3000" in head
 
 
@@ -380,6 +381,6 @@ def test_prp_area_claim_flips_with_unnormalised_similarities(monkeypatch):
     ``prp_preserves_area`` sees the difference."""
     import termweight.multiclass as mc
 
-    assert max(mr.prp_area_deviation(tables=50).values()) < 1e-12
+    assert max(mcl.prp_area_deviation(tables=50).values()) < 1e-12
     monkeypatch.setattr(mc, "linear_similarity", lambda m: 1.0 - mc._distance(m) / m)
-    assert max(mr.prp_area_deviation(tables=50).values()) > 0.1
+    assert max(mcl.prp_area_deviation(tables=50).values()) > 0.1

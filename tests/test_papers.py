@@ -1,5 +1,6 @@
-"""A paper is one package: a toy sixth paper, written as a user would (its package, its params.yaml
-section and that section's schema entry, nothing else), runs to the PDF under Snakemake and DVC."""
+"""A paper is one package: a toy sixth paper, written as docs/extending.md says (its package, its
+params.yaml section and that section's schema entry, its stanza in dvc.yaml, its rules file:
+six files), runs to the PDF under Snakemake and DVC, and both tools have one graph for it."""
 
 from __future__ import annotations
 
@@ -8,25 +9,26 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_doc_snippets import merge_schema, tutorial_files
-from test_pipeline import one_graph_problems
+from test_doc_snippets import merge_schema, merge_stages, tutorial_files
+from test_pipeline import graph_problems
 from workflow_utils import REPO, copy_project, env, pdf_text, require_tex
 
 from termweight.experiments.papers import papers
-from termweight.pipeline import dvcyaml
 
 pytestmark = pytest.mark.slow
 
-PAGE = REPO / "docs/extending.md"  # its section "A whole paper: one package"
+PAGE = REPO / "docs/extending.md"  # its section "A whole paper: one package, one stanza, ..."
 
 
-def _toy() -> tuple[dict[str, str], dict, dict]:
-    """The page's toy paper: its package files, its params.yaml section, its schema entry."""
+def _toy() -> dict[str, str]:
+    """The page's toy paper: every file it writes or adds to."""
     files = tutorial_files(PAGE)
-    package = {k: v for k, v in files.items() if k.startswith("src/termweight/experiments/toy/")}
-    params = {"toy": yaml.safe_load(files["params.yaml"])["toy"]}
-    schema = yaml.safe_load(files["workflow/schemas/params.schema.yaml"])
-    return package, params, schema
+    keep = ("src/termweight/experiments/toy/", "reports/sections/toy.tex", "workflow/rules/toy.smk",
+            "dvc.yaml")
+    out = {k: v for k, v in files.items() if k.startswith(keep)}
+    out["params.yaml"] = yaml.safe_dump({"toy": yaml.safe_load(files["params.yaml"])["toy"]})
+    out["workflow/schemas/params.schema.yaml"] = files["workflow/schemas/params.schema.yaml"]
+    return out
 
 
 def _run(root: Path, *argv: str) -> str:
@@ -40,22 +42,23 @@ def _run(root: Path, *argv: str) -> str:
 def test_a_sixth_paper_is_one_package(slice_reported, tmp_path):
     require_tex()
     root = copy_project(slice_reported, tmp_path / "project")
-    package, section, schema = _toy()
-    # what a user touches: the package, a section of params.yaml, its schema entry
-    for rel, text in package.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    params = yaml.safe_load((root / "params.yaml").read_text()) | section
-    (root / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    merge_schema(root, schema)
+    files = _toy()
+    assert len(files) == 6, sorted(files)  # docs/extending.md's count
+    for rel, text in files.items():
+        if rel == "params.yaml":
+            params = yaml.safe_load((root / rel).read_text()) | yaml.safe_load(text)
+            (root / rel).write_text(yaml.safe_dump(params, sort_keys=False))
+        elif rel == "workflow/schemas/params.schema.yaml":
+            merge_schema(root, yaml.safe_load(text))
+        elif rel == "dvc.yaml":
+            merge_stages(root, yaml.safe_load(text))
+        else:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
 
-    # discovered: a target, a DVC stage, a line of `list experiments`
+    # discovered: a target, a line of `list experiments`
     listed = _run(root, "python", "-m", "termweight", "list", "experiments")
     assert "Toy (2026): the share of each class" in listed and "all six papers" in listed
-    _run(root, "python", "-m", "termweight", "dvc-yaml")
-    stages = yaml.safe_load((root / "dvc.yaml").read_text())["stages"]
-    assert "src/termweight/experiments/toy/__init__.py" in dvcyaml.digested_code(stages, "toy_run")
-    assert "src/termweight/experiments/toy/section.tex" in stages["report"]["deps"]
 
     # Snakemake: the paper's target, then the PDF with its section and its summary row
     _run(root, "snakemake", "--cores", "2", "toy")
@@ -66,19 +69,13 @@ def test_a_sixth_paper_is_one_package(slice_reported, tmp_path):
     assert "Toy (2026): a sixth paper" in text and "largest class share" in text
     assert "business" in text  # its table: a class of bbc
 
-    # DVC runs the same stage and writes the same bytes, and its report stage builds the PDF with
-    # the paper in it (--single-item: the other papers' stages are not run here)
+    # DVC runs the same stage and writes the same bytes
     _run(root, "dvc", "repro", "--force", "toy_run")
     assert (root / "reports/tables/toy_classes.tex").read_bytes() == table
     assert (root / "reports/metrics/toy.json").read_bytes() == metrics
-    (root / "reports/paper.pdf").unlink()
-    _run(root, "dvc", "repro", "--force", "--single-item", "code_report", "report")
-    text = pdf_text(root / "reports/paper.pdf")
-    assert "Toy (2026): a sixth paper" in text and "largest class share" in text
 
-    # one graph: Snakemake's job for the toy is DVC's stage
-    problems = one_graph_problems(root, ["toy"], "step", only_owned=True)
-    assert not problems, problems
+    # one graph: Snakemake's job for the toy is DVC's stage, command, params, files
+    assert not graph_problems(root, only={"toy_run"})
 
 
 def test_the_papers_are_declared_once():

@@ -28,8 +28,8 @@ def test_kim_sg_probe_rules_out_an_undertrained_solver_and_flips_when_the_order_
 
 
 def test_ferreira_probe_note_follows_the_numbers():
-    from termweight.errors import DataError
-    from termweight.experiments.ferreira.report import all_features_probe_note
+    from termweight.experiments.ferreira.claims import all_features_probe_note
+    from termweight.runner.errors import DataError
 
     probe = json.loads((RESULTS / "probe_ferreira_all_features.json").read_text())
     note = all_features_probe_note(probe)

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from termweight import parallel
+from termweight.runner import parallel
 
 
 def _noop(item):

@@ -181,9 +181,9 @@ def test_a_fit_stopped_at_the_cap_is_recorded_and_warned():
     ("inner_unconverged", None, "needs arrays"),
 ])
 def test_a_tuned_model_file_is_checked_when_read(tmp_path, key, value, match):
-    from termweight import io
-    from termweight.errors import DataError
     from termweight.intermediates import load
+    from termweight.runner import io
+    from termweight.runner.errors import DataError
     from termweight.steps.learn import _protocol_arrays
 
     arrays = {"coef": np.zeros((3, 4)), "intercept": np.zeros(3), "fitted": np.ones(3, bool),
@@ -202,8 +202,8 @@ def test_a_tuned_model_file_is_checked_when_read(tmp_path, key, value, match):
 
 
 def test_evaluate_reads_the_flags_of_a_tuned_model_without_its_coefficients(tmp_path):
-    from termweight import io
     from termweight.intermediates import load
+    from termweight.runner import io
     from termweight.steps.learn import _flag_keys, _protocol_arrays
 
     path = tmp_path / "model.npz"
@@ -259,7 +259,7 @@ def test_an_extension_costs_nothing_when_the_grid_top_loses():
 
 
 def test_a_mistyped_tuning_key_or_learner_is_refused():
-    from termweight.errors import ConfigError
+    from termweight.runner.errors import ConfigError
 
     with pytest.raises(ConfigError, match="extnd"):
         Protocol.from_params({"extnd": {"logreg": [1e3]}})
@@ -275,8 +275,8 @@ def test_the_tuning_keys_are_the_schemas():
     every key the schema allows."""
     import yaml
 
-    from termweight.config import SCHEMA_REL
     from termweight.learners.protocol import TUNING_KEYS
+    from termweight.runner.config import SCHEMA_REL
 
     repo = __import__("pathlib").Path(__file__).resolve().parents[1]
     schema = yaml.safe_load((repo / SCHEMA_REL).read_text())

@@ -125,7 +125,7 @@ def test_quick_start_in_a_fresh_clone(clone):
     assert res.returncode == 0, res.stderr[-3000:]
     # the offline default and the report, nothing else
     ran = set(re.findall(r"^(?:local)?rule (\w+):", res.stdout + res.stderr, re.M))
-    assert "train_slice" in ran and "report" in ran, sorted(ran)
+    assert "train" in ran and "report" in ran, sorted(ran)
     assert not {r for r in ran if r.split("_")[0] in ("esuli", "mukras", "forman", "kim",
                                                         "ferreira", "benchmark")}, sorted(ran)
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from termweight.errors import ConfigError
 from termweight.experiments import registrations
+from termweight.runner.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 

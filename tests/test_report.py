@@ -19,8 +19,8 @@ import pytest
 from workflow_utils import copy_project, nothing_to_do, pdf_text, require_tex, run
 
 from termweight import reporting
-from termweight.cli import main
 from termweight.experiments import report
+from termweight.runner.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -445,7 +445,7 @@ def test_the_committed_report_has_no_placeholder_caption(repo):
 def test_an_unplaced_figure_without_a_caption_is_refused(tmp_path):
     """A paper figure its section does not place gets no placeholder: the report step names the
     figure and where its caption goes (one line, exit 2)."""
-    from termweight.errors import TermweightError
+    from termweight.runner.errors import TermweightError
 
     reports = _reports(tmp_path, {"kim": {"headline": {}}})
     (reports / "figures" / "kim_new_plot.pdf").write_bytes(b"%PDF-1.4\n")

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from termweight.errors import ConfigError
 from termweight.experiments.seed import agreement, ranks, seed_config
+from termweight.runner.errors import ConfigError
 
 
 def params(**second):

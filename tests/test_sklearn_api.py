@@ -38,7 +38,7 @@ from termweight import (
     ThresholdEncoder,
     scoring,
 )
-from termweight.errors import ConfigError
+from termweight.runner.errors import ConfigError
 
 # Every public estimator class with its defaults (meta-estimators with a plain inner estimator,
 # as scikit-learn tests OneVsRestClassifier(LogisticRegression())). The only checks reported as

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from termweight.corpus import indicator
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 from termweight.splits import make_splits, split_names
 
 

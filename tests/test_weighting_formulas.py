@@ -11,6 +11,7 @@ numbers). Cells: ``tp`` positive documents with the term, ``fp`` negative docume
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +19,9 @@ import scipy.sparse as sp
 
 from termweight import scoring
 from termweight.encoding import bm25_tf, encode, scale_columns, sublinear_tf
-from termweight.weighting import all_encodings, encoding_parts, igm_weights
+from termweight.weighting import all_encodings, encoding_parts
+from termweight.weightings import igm as igm_module
+from termweight.weightings.igm import igm_weights
 
 
 def cells(tp, fp, fn, tn):
@@ -82,32 +85,32 @@ def test_delta_idf_is_sign_blind():
 # --- tf-igm (Chen, Zhang, Long & Zhang 2016) ---------------------------------------------------
 
 def test_igm_lambda_7_on_a_three_class_table():
-    assert scoring.IGM_LAMBDA == 7.0
+    assert igm_module.LAMBDA == 7.0
     tp = np.array([[8.0], [2.0], [0.0]])                 # class document frequencies of one term
-    w = scoring.igm(tp, np.zeros_like(tp), np.zeros_like(tp), np.zeros_like(tp))
+    w = igm_module.igm(tp, np.zeros_like(tp), np.zeros_like(tp), np.zeros_like(tp))
     hand = 1 + 7 * 8 / (8 * 1 + 2 * 2 + 0 * 3)           # 1 + lambda f_1 / sum_r f_r r
     assert w[:, 0] == pytest.approx([hand] * 3)           # the same weight for every class
     assert hand == pytest.approx(17 / 3)
     # the ranking, not the class order, counts
-    w2 = scoring.igm(tp[::-1].copy(), *(np.zeros_like(tp),) * 3)
+    w2 = igm_module.igm(tp[::-1].copy(), *(np.zeros_like(tp),) * 3)
     assert w2[:, 0] == pytest.approx(w[:, 0])
 
 
 def test_igm_lambda_is_a_parameter_and_its_extremes():
     tp = np.array([[8.0], [2.0], [0.0]])
     z = np.zeros_like(tp)
-    assert scoring.igm(tp, z, z, z, lam=5.0)[0, 0] == pytest.approx(1 + 5 * 8 / 12)
+    assert igm_module.igm(tp, z, z, z, lam=5.0)[0, 0] == pytest.approx(1 + 5 * 8 / 12)
     # a term in one class only: igm = 1 (weight 1 + lambda); evenly spread over m = 3 classes:
     # igm = 1 / (1 + 2 + 3) = 2 / (m (m + 1))
     only = np.array([[5.0], [0.0], [0.0]])
     even = np.array([[4.0], [4.0], [4.0]])
-    assert scoring.igm(only, z, z, z)[0, 0] == pytest.approx(8.0)
-    assert scoring.igm(even, z, z, z)[0, 0] == pytest.approx(1 + 7 / 6)
-    assert scoring.igm(z, z, z, z)[0, 0] == 1.0           # absent from training: 1
+    assert igm_module.igm(only, z, z, z)[0, 0] == pytest.approx(8.0)
+    assert igm_module.igm(even, z, z, z)[0, 0] == pytest.approx(1 + 7 / 6)
+    assert igm_module.igm(z, z, z, z)[0, 0] == 1.0           # absent from training: 1
 
 
 def test_igm_binary_target_uses_the_two_classes_tp_and_fp():
-    w = scoring.igm(*cells(6, 2, 4, 8))
+    w = igm_module.igm(*cells(6, 2, 4, 8))
     assert w[0, 0] == pytest.approx(1 + 7 * 6 / (6 * 1 + 2 * 2))   # 5.2
 
 
@@ -211,3 +214,65 @@ def test_the_benchmark_has_no_log2_rf_and_no_sqrt_tf_igm():
     assert len(encodings) == 43  # 41 and scikit-learn's two tf-idf
     assert [e for e in encodings if encoding_parts(e)[1] in ("rf", "kim_rf")] == ["ntf-kim_rf"]
     assert [e for e in encodings if encoding_parts(e)[1] == "igm"] == ["tf-igm"]
+
+
+def test_kim_idf_and_chi2_are_idf_and_chi2_on_real_cells(bbc_corpus):
+    """Kim's idf and chi2 bases are the same formulas as idf and chi2 (two modules, one formula:
+    checked equal bit for bit on the BBC corpus' one-vs-rest cells)."""
+    from termweight.statistics import term_stats
+
+    cells = term_stats(bbc_corpus.X, bbc_corpus.Y).cells()
+    for kim, plain in (("kim_idf", "idf"), ("kim_chi2", "chi2")):
+        np.testing.assert_array_equal(scoring.score_cells(kim, *cells),
+                                      scoring.score_cells(plain, *cells))
+
+
+def test_each_weighting_module_imports_no_other_weighting():
+    """A weighting module imports nothing of termweight.weightings but the package's own file (the
+    row type): what a stage computes with a weighting is that one file, the file dvc.yaml and the
+    Snakemake rules list for its columns."""
+    import ast
+
+    from termweight import weightings
+
+    pkg = Path(weightings.__file__).parent
+    for module in weightings.modules():
+        tree = ast.parse((pkg / f"{module}.py").read_text())
+        names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        inner = {n for n in names if n.startswith("termweight.weightings")}
+        assert inner <= {"termweight.weightings"}, (module, inner)
+
+
+def test_every_row_of_the_table_comes_from_one_module():
+    """METRICS' rows: the unsupervised three in termweight.scoring, every other in exactly one
+    module of termweight.weightings (``module_of`` names it for the benchmark's encodings)."""
+    from termweight.weighting import benchmark_encodings, module_of
+
+    assert {n for n, (m, _) in scoring.ROWS.items() if m is None} == {"none", "idf", "dfreq"}
+    assert {module_of(e) for e in benchmark_encodings("all")} - {None} == {
+        "acc", "acc2", "bns", "chi2", "delta_idf", "f1", "ig", "igm", "kim", "logodds", "odds",
+        "oddsnum", "pearson", "pmi", "power", "probratio"}
+
+
+@pytest.mark.parametrize("alias", ["ntf-kim_idf", "ntf-kim_ig", "ntf-kim_chi2", "tf-idf"])
+def test_unit_length_aliases_give_the_same_rows_on_real_data(bbc_corpus, alias):
+    """Each alias of UNIT_LENGTH_ALIASES gives the unit-length rows of the weighting it maps to,
+    task by task, on a real split of BBC (the benchmark runs the method once, under that name):
+    the identity the benchmark's columns relied on, checked here instead of on every split."""
+    from termweight.splits import Split
+    from termweight.statistics import term_stats
+    from termweight.steps.column import same_unit_rows
+    from termweight.steps.features import encode_split
+    from termweight.weighting import UNIT_LENGTH_ALIASES, needed_scores
+
+    target = UNIT_LENGTH_ALIASES[alias]
+    rng = np.random.default_rng(0)
+    order = rng.permutation(bbc_corpus.n_docs)
+    split = Split("s", np.sort(order[: bbc_corpus.n_docs // 2]), np.sort(order[bbc_corpus.n_docs // 2:]))
+    X, Y = bbc_corpus.X, bbc_corpus.Y
+    st = term_stats(X[split.train], Y[split.train])
+    scores = {m: scoring.score(m, st) for m in needed_scores([alias, target])}
+    gap = same_unit_rows(encode_split(X, Y, split, scores, alias),
+                         encode_split(X, Y, split, scores, target), alias)
+    assert gap <= 1e-9

@@ -96,7 +96,7 @@ def test_build_and_twine_check(dist):
     assert "termweight/py.typed" in names and "termweight/learners/kim.py" in names
     assert any(n.startswith("termweight/experiments/published/") and n.endswith(".json")
                for n in names)
-    for kind in ("__init__.py", "report.py", "published.json", "stages.yaml", "section.tex",
+    for kind in ("__init__.py", "report.py", "published.json", "section.tex",
                  "caption.rst"):  # a paper package is whole in the wheel
         assert f"termweight/experiments/kim/{kind}" in names
     assert not any(n.startswith(("tests/", "docs/", "data/")) for n in names)

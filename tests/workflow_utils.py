@@ -77,11 +77,11 @@ def run(cmd, cwd, check=True, timeout=900):
     return res
 
 
-def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
+def make_project(path: Path, params: dict) -> Path:
     """Copy the workflow and library sources into ``path`` with its own params.yaml.
 
     ``params`` overrides top-level keys of the repository's params.yaml (dvc.yaml needs every
-    paper's section to parse; Snakemake only runs what a test targets).
+    section it names to parse; each tool runs only what a test targets).
     """
     path.mkdir(parents=True, exist_ok=True)
     for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
@@ -105,32 +105,32 @@ def make_project(path: Path, params: dict, dvc_yaml: bool = True) -> Path:
         shutil.copytree(REPO / "reports/sections", path / "reports/sections")
     merged = yaml.safe_load((REPO / "params.yaml").read_text()) | params
     (path / "params.yaml").write_text(yaml.safe_dump(merged, sort_keys=False))
-    if dvc_yaml:  # dvc.yaml for this project's params, as a user regenerates it after editing
-        generate_dvc_yaml(path)
     run(["dvc", "init", "--no-scm", "-q"], path)
     run(["dvc", "config", "core.analytics", "false"], path)
     shutil.copytree(REPO / ".dvc/plots", path / ".dvc/plots")  # the figures' plot template
     return path
 
 
-def generate_dvc_yaml(path: Path) -> None:
-    """``python -m termweight dvc-yaml`` in the project, with its own ``src/`` (a dataset module a
-    test wrote there is registered)."""
-    e = env()
-    e["PYTHONPATH"] = str(path / "src")
-    res = subprocess.run([sys.executable, "-m", "termweight", "dvc-yaml"], cwd=path, env=e,
-                         capture_output=True, text=True, timeout=300)
-    assert res.returncode == 0, res.stderr[-3000:]
+#: the stanzas of dvc.yaml written for the experiment `slice` (one stage per encoding): another
+#: experiment copies them with its name (docs/extending.md)
+PER_ENCODING = ("score", "encode", "train", "predict", "evaluate")
+
+
+def add_experiment_stages(root: Path, exp: str) -> None:
+    """Copy dvc.yaml's per-encoding stanzas of the slice for experiment ``exp``, as
+    docs/extending.md tells a DVC user: ``<stanza>_<exp>``, every ``slice`` replaced."""
+    path = root / "dvc.yaml"
+    stages = yaml.safe_load(path.read_text())["stages"]
+    added = {f"{name}_{exp}": yaml.safe_load(yaml.safe_dump(stages[name]).replace("slice", exp))
+             for name in PER_ENCODING}
+    text = yaml.safe_dump({"stages": added}, sort_keys=False).split("\n", 1)[1]
+    with open(path, "a") as fh:
+        fh.write(text)
 
 
 def copy_lock(src: Path, dest: Path) -> None:
-    """What git keeps of a DVC run besides its committed outputs: dvc.lock and the stages' code
-    digests (``data/code``, DVC ``cache: false``)."""
-    from termweight.pipeline.codedigest import DIRECTORY
-
+    """What git keeps of a DVC run besides its committed outputs: dvc.lock."""
     shutil.copy2(src / "dvc.lock", dest / "dvc.lock")
-    if (src / DIRECTORY).is_dir():
-        shutil.copytree(src / DIRECTORY, dest / DIRECTORY, dirs_exist_ok=True)
 
 
 def copy_project(src: Path, dest: Path) -> Path:
@@ -146,16 +146,14 @@ MEASURED = ("data/benchmark/seconds/", "data/benchmark/sensitivity/seconds/")
 
 
 def digests(root: Path) -> dict[str, str]:
-    """SHA-256 of every result file under data/ and reports/ (not DVC's code digests, which
-    only a DVC run writes, nor the measured times of ``MEASURED``)."""
-    from termweight.pipeline.codedigest import DIRECTORY
-
+    """SHA-256 of every result file under data/ and reports/ (not the measured times of
+    ``MEASURED``)."""
     out = {}
     for sub in ("data", "reports"):
         for p in sorted((root / sub).rglob("*")):
             rel = p.relative_to(root).as_posix()
             if p.is_file() and ".dvc" not in p.parts and p.name != ".snakemake_timestamp" \
-                    and not rel.startswith((DIRECTORY + "/", *MEASURED)):
+                    and not rel.startswith(MEASURED):
                 out[str(p.relative_to(root))] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 
@@ -175,7 +173,7 @@ def nothing_to_do(root: Path, targets=()) -> bool:
 #: a NEW weighting, written as a module of its own (docs/benchmark.md, "Adding a weighting")
 GSS_MODULE = '''"""GSS coefficient (Galavotti, Sebastiani & Simi 2000)."""
 
-from termweight import scoring
+from termweight.weightings import Weighting
 
 
 def gss(tp, fp, fn, tn):
@@ -183,7 +181,7 @@ def gss(tp, fp, fn, tn):
     return (tp * tn - fp * fn) / (tp + fp + fn + tn) ** 2
 
 
-scoring.register_weighting("gss", gss, bases=("tf",))
+WEIGHTINGS = (Weighting("gss", gss, "P(t,c) P(~t,~c) - P(t,~c) P(~t,c) (GSS)", bases=("tf",)),)
 '''
 
 
@@ -191,6 +189,7 @@ TINY_BENCHMARK = {
     "datasets": {"tr11": {}, "tr12": {}},
     "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
     "weightings": ["tfidf", "tf-bns", "tf-igm"],
+    "modules": ["unsupervised", "bns", "igm"],
     "learners": ["linearsvc", "mnb"],
     "C": 1.0,
     "relative_C": True,
@@ -200,6 +199,10 @@ TINY_BENCHMARK = {
     "measures": ["headline_macro_f1", "macro_f1", "accuracy"],
     "baseline": "tfidf",
     "alpha": 0.05,
+    # the studies off (dvc.yaml's stanzas need their keys)
+    "sensitivity": {"datasets": [], "normalize": "none"},
+    "curves": {"datasets": [], "fractions": [0.5], "repeats": 1, "weightings": [], "modules": []},
+    "second_seed": {"seed": 1, "datasets": []},
 }
 
 

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from termweight._lazy import lazy_exports
+from termweight.runner.lazy import lazy_exports
 
 __version__ = "0.1.0"
-
-#: runner code (termweight.pipeline.codedeps): the lazy exports below are import plumbing
-RUNNER = True
 
 #: public name -> module that defines it
 _ESTIMATORS = {

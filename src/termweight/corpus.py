@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import DataError, blame
+from termweight.runner import io
+from termweight.runner.errors import DataError, blame
 
 SUBSETS = ("train", "test", "valid", "all")
 

@@ -74,7 +74,7 @@ def l2_normalize(X) -> sp.csr_matrix:
 
 
 def idf_weights(X) -> np.ndarray:
-    """``log(N / df_j)`` over the rows of ``X`` ([`idf`][termweight.scoring.idf]; 0 if df = 0)."""
+    """``log(N / df_j)`` over the rows of ``X`` ([`idf`][termweight.contingency.idf]; 0 if df = 0)."""
     from termweight import scoring
 
     df = np.diff(presence(X).tocsc().indptr).astype(np.float64)

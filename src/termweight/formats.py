@@ -1,8 +1,8 @@
 """The bytes of every file the pipeline writes: JSON text, ``.npz`` layout, CSV and Parquet.
 
-``termweight.io`` wraps these in atomic writes and checks (runner code, which cannot change a
-result's bytes); what decides the bytes is here, so every stage that writes a file depends on
-this module (``termweight.pipeline.codedeps``).
+``termweight.runner.io`` wraps these in atomic writes and checks (runner code, which cannot change a
+result's bytes); what decides the bytes is here, a file every stage that writes one lists in
+dvc.yaml.
 """
 
 from __future__ import annotations

@@ -22,9 +22,9 @@ import logging
 import math
 from pathlib import Path
 
-from termweight import io
-from termweight.errors import DataError
 from termweight.results_check import UNIT, check_mapping, check_measures
+from termweight.runner import io
+from termweight.runner.errors import DataError
 
 log = logging.getLogger("termweight.headlines")
 

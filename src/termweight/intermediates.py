@@ -5,7 +5,7 @@ their dtype, their shape in named dimensions and their value range. Dimensions b
 seen (``n_terms`` from ``columns``) and must agree afterwards, with the other arrays of the file
 and with the dimensions the reader passes in (``n_docs`` of the corpus, ``n_train`` of the split).
 Per-kind relations follow (train and test disjoint; ``tp <= pos`` and ``tp <= df``). Anything
-else is a ``DataError`` (``termweight.errors``) naming the file and the array: a tampered split
+else is a ``DataError`` (``termweight.runner.errors``) naming the file and the array: a tampered split
 or statistics file is refused before it changes a number.
 
 Tables (per-task metrics, runs) and ``meta.json`` have their own small checks below. Every check
@@ -21,12 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import DataError
-
-#: runner code (termweight.pipeline.codedeps): a check passes or raises, a read returns what the
-#: file holds
-RUNNER = True
+from termweight.runner import io
+from termweight.runner.errors import DataError
 
 
 @dataclass(frozen=True)
@@ -207,7 +203,7 @@ _RELATIONS = {"split": _split_relations, "stats": _stats_relations, "ranking": _
 
 
 def load(kind: str, path, keys=None, **dims) -> tuple[io.Arrays, dict]:
-    """``termweight.io.load_arrays`` then [`check`][termweight.intermediates.check]:
+    """``termweight.runner.io.load_arrays`` then [`check`][termweight.intermediates.check]:
     ``(arrays, bound dimensions)``."""
     arrays = io.load_arrays(path, keys=keys)
     if keys is None:

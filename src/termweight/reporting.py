@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from termweight import io  # noqa: E402
 from termweight.latex import latex_escape  # noqa: E402,F401  (re-exported)
+from termweight.runner import io  # noqa: E402
 
 PDF_META = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": "termweight"}
 PNG_META = {"Software": None}

@@ -20,7 +20,7 @@ from itertools import product
 
 import numpy as np
 
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 
 #: ranges of the measures the pipeline reports: F1, accuracy, precision, recall, AUC in [0, 1];
 #: errors (MSE, MAE) and costs >= 0

@@ -71,234 +71,43 @@ from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import ndtri
 
-from termweight.errors import ConfigError
+from termweight import weightings as _weightings
+from termweight.contingency import dfreq, idf, none, rates
+from termweight.runner.errors import ConfigError
 from termweight.statistics import TermStats, term_stats
-
-BNS_CLIP = (0.0005, 0.9995)
-
-
-def _div(a, b):
-    """``a / b`` with 0 where ``b == 0``."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
-    out = np.zeros(a.shape, dtype=np.float64)
-    np.divide(a, b, out=out, where=b != 0)
-    return out
-
-
-def _half(*cells):
-    """Replace zero counts by 0.5 (the edge rule of odds ratio, log odds, probability ratio, PMI)."""
-    return tuple(np.where(c == 0, 0.5, c) for c in cells)
-
-
-def _rates(tp, fp, fn, tn):
-    return _div(tp, tp + fn), _div(fp, fp + tn)
-
-
-def _entropy2(x, y):
-    """Binary entropy in bits of the split (x, y); 0 log 0 = 0."""
-    n = x + y
-    px, py = _div(x, n), _div(y, n)
-    return -(_xlog2x(px) + _xlog2x(py))
-
-
-def _xlog2x(p):
-    out = np.zeros_like(p)
-    np.multiply(p, np.log2(p, out=np.zeros_like(p), where=p > 0), out=out, where=p > 0)
-    return out
-
-
-def _xlogx_ratio(a, num, den):
-    """``a * log(num/den)`` with 0 where a == 0 (natural log)."""
-    out = np.zeros_like(a)
-    ok = (a > 0) & (num > 0) & (den > 0)
-    out[ok] = a[ok] * np.log(num[ok] / den[ok])
-    return out
-
-
-# --- symmetric metrics -------------------------------------------------------------------------
-
-def bns(tp, fp, fn, tn):
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    lo, hi = BNS_CLIP
-    return np.abs(ndtri(np.clip(tpr, lo, hi)) - ndtri(np.clip(fpr, lo, hi)))
-
-
-def idf(tp, fp, fn, tn):
-    n = tp + fp + fn + tn
-    df = tp + fp
-    return np.log(_div(n, df), out=np.zeros_like(df), where=df > 0)
-
-
-def ig(tp, fp, fn, tn):
-    n = tp + fp + fn + tn
-    pt = _div(tp + fp, n)
-    return _entropy2(tp + fn, fp + tn) - (pt * _entropy2(tp, fp) + (1 - pt) * _entropy2(fn, tn))
-
-
-def chi2(tp, fp, fn, tn):
-    n = tp + fp + fn + tn
-    return _div(n * (tp * tn - fp * fn) ** 2, (tp + fp) * (fn + tn) * (tp + fn) * (fp + tn))
-
-
-def acc2(tp, fp, fn, tn):
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    return np.abs(tpr - fpr)
-
-
-def pearson(tp, fp, fn, tn):
-    den = np.sqrt((tp + fp) * (fn + tn) * (tp + fn) * (fp + tn))
-    return _div(np.abs(tp * tn - fp * fn), den)
-
-
-def dfreq(tp, fp, fn, tn):
-    return tp + fp
-
-
-def none(tp, fp, fn, tn):
-    return np.ones_like(tp)
-
-
-# --- asymmetric metrics (applied after the negative-feature swap) ------------------------------
-
-def acc(tp, fp, fn, tn):
-    return tp - fp
-
-
-def f1(tp, fp, fn, tn):
-    return _div(2 * tp, (tp + fn) + tp + fp)
-
-
-def oddsnum(tp, fp, fn, tn):
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    return tpr * (1 - fpr)
-
-
-def odds(tp, fp, fn, tn):
-    tp, fp, fn, tn = _half(tp, fp, fn, tn)
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    return tpr * (1 - fpr) / ((1 - tpr) * fpr)
-
-
-def logodds(tp, fp, fn, tn):
-    tp, fp, fn, tn = _half(tp, fp, fn, tn)
-    return np.log((tp * tn) / (fp * fn))
-
-
-def power(tp, fp, fn, tn, k: int = 5):
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    return (1 - fpr) ** k - (1 - tpr) ** k
-
-
-def probratio(tp, fp, fn, tn):
-    tp, fp, fn, tn = _half(tp, fp, fn, tn)
-    tpr, fpr = _rates(tp, fp, fn, tn)
-    return tpr / fpr
-
-
-def pmi(tp, fp, fn, tn):
-    tp, fp, fn, tn = _half(tp, fp, fn, tn)
-    n = tp + fp + fn + tn
-    return np.log(tp * n / ((tp + fp) * (tp + fn)))
-
-
-# --- Kim (2016) base weights, as printed ---------------------------------------------------------
-
-def kim_ig(tp, fp, fn, tn):
-    """Kim section 2: sum over the four cells of ``P(cell) log(P(cell) / (P(class) P(f)))``, nats."""
-    n = tp + fp + fn + tn
-    pos, neg = tp + fn, fp + tn
-    return (_xlogx_ratio(tp, n * tp, pos * (tp + fp)) + _xlogx_ratio(fn, n * fn, pos * (fn + tn))
-            + _xlogx_ratio(fp, n * fp, neg * (tp + fp))
-            + _xlogx_ratio(tn, n * tn, neg * (fn + tn))) / np.where(n > 0, n, 1)
-
-
-def rf(tp, fp, fn, tn):
-    """Relevance frequency ``log2(2 + tp / max(1, fp))`` (Lan, Tan, Su & Lu 2009, TPAMI 31(4))."""
-    return np.log2(2.0 + tp / np.maximum(1.0, fp))
-
-
-def kim_rf(tp, fp, fn, tn):
-    """Kim (2016)'s rf ``ln(2 + tp / max(1, fp))`` (natural log; Lan et al.'s ``rf`` is log2)."""
-    return np.log(2 + tp / np.maximum(1.0, fp))
-
-
-def kim_or(tp, fp, fn, tn):
-    """Kim (2016)'s odds ratio ``tp tn / (fn fp)``, zero cells -> 0.5, no swap."""
-    tp, fp, fn, tn = _half(tp, fp, fn, tn)
-    return tp * tn / (fn * fp)
-
-
-def delta_idf(tp, fp, fn, tn):
-    """Delta IDF (Martineau & Finin 2009, ICWSM, "Delta TFIDF", eq. 1), smoothed, sign-blind.
-
-    ``|log2( (|P| (N_t + 0.5)) / ((P_t + 0.5) |N|) )|`` with ``P_t = tp``, ``N_t = fp``,
-    ``|P| = tp + fn``, ``|N| = fp + tn``: the paper's ``log2(|P|/P_t) - log2(|N|/N_t)`` with 0.5
-    added to the term's two document frequencies (Paltoglou & Thelwall 2010, ACL, "smoothed delta
-    idf"). The absolute value gives a valid column scale; for a linear SVM or logistic regression
-    it changes nothing (a column's sign is absorbed by its coefficient, the L2 penalty is even).
-    """
-    pos, neg = tp + fn, fp + tn
-    ratio = _div(pos * (fp + 0.5), (tp + 0.5) * neg)
-    return np.abs(np.log2(ratio, out=np.zeros_like(ratio), where=ratio > 0))
-
 
 Metric = Callable[..., np.ndarray]
 
-#: name -> (function of the cells, whether the negative-feature swap applies)
-METRICS: dict[str, tuple[Metric, bool]] = {
-    "none": (none, False), "idf": (idf, False), "bns": (bns, False), "ig": (ig, False),
-    "chi2": (chi2, False), "acc": (acc, True), "acc2": (acc2, False), "f1": (f1, True),
-    "oddsnum": (oddsnum, True), "odds": (odds, True), "logodds": (logodds, True),
-    "power": (power, True), "probratio": (probratio, True), "pearson": (pearson, False),
-    "pmi": (pmi, True), "dfreq": (dfreq, False), "rf": (rf, False),
-    "kim_idf": (idf, False), "kim_chi2": (chi2, False), "kim_ig": (kim_ig, False),
-    "kim_rf": (kim_rf, False), "kim_or": (kim_or, False), "delta_idf": (delta_idf, False),
-}
-
-#: a benchmark column runs one metric of this table (and idf): it depends on that metric's
-#: function and on the table's text (its swap flags), not on the other functions the table
-#: names (termweight.pipeline.codedeps)
-PER_ITEM = ("METRICS",)
-
-#: name -> one line (formula and source) per metric of ``METRICS``: what ``python -m termweight
-#: list metrics`` prints; ``register_weighting`` adds an entry for a new metric.
-METRIC_DESCRIPTIONS: dict[str, str] = {
-    "none": "1: no scaling",
-    "idf": "ln(N / (tp + fp)), 0 for a term absent from training (inverse document frequency)",
-    "bns": "abs(ndtri(tpr) - ndtri(fpr)), rates clipped to [0.0005, 0.9995] (Forman 2008, BNS)",
-    "ig": "information gain e(pos, neg) - [P(t) e(tp, fp) + (1 - P(t)) e(fn, tn)], bits "
-          "(Forman 2003)",
-    "chi2": "N (tp tn - fp fn)^2 / ((tp + fp)(fn + tn)(tp + fn)(fp + tn)), 0 where a margin is 0",
-    "acc": "tp - fp (Forman 2003, accuracy)",
-    "acc2": "abs(tpr - fpr) (Forman 2003, balanced accuracy)",
-    "f1": "2 tp / (pos + tp + fp) (Forman 2003)",
-    "oddsnum": "tpr (1 - fpr) (Forman 2003, odds-ratio numerator)",
-    "odds": "tpr (1 - fpr) / ((1 - tpr) fpr), zero cells -> 0.5 (odds ratio)",
-    "logodds": "ln(tp tn / (fp fn)), zero cells -> 0.5 (log odds ratio)",
-    "power": "(1 - fpr)^5 - (1 - tpr)^5 (Forman 2003, power)",
-    "probratio": "tpr / fpr, zero cells -> 0.5 (probability ratio)",
-    "pearson": "abs(tp tn - fp fn) / sqrt((tp + fp)(fn + tn)(tp + fn)(fp + tn)) (Pearson "
-               "correlation)",
-    "pmi": "ln(tp N / ((tp + fp) pos)), zero cells -> 0.5 (pointwise mutual information)",
-    "dfreq": "tp + fp (document frequency)",
-    "rf": "log2(2 + tp / max(1, fp)) (Lan, Tan, Su & Lu 2009, relevance frequency)",
-    "kim_idf": "ln(N / (tp + fp)), as idf (Kim 2016's idf base weight)",
-    "kim_chi2": "as chi2 (Kim 2016's chi2 base weight)",
-    "kim_ig": "sum over the four cells of P(cell) ln(P(cell) / (P(class) P(term))), nats "
-              "(Kim 2016's ig, as printed)",
-    "kim_rf": "ln(2 + tp / max(1, fp)) (Kim 2016's rf, natural log; Lan et al.'s rf is log2)",
-    "kim_or": "tp tn / (fn fp), zero cells -> 0.5, no swap (Kim 2016's odds-ratio base weight)",
-    "delta_idf": "abs(log2(pos (fp + 0.5) / ((tp + 0.5) neg))): smoothed delta idf "
-                 "(Martineau & Finin 2009; Paltoglou & Thelwall 2010)",
-}
+#: the unsupervised rows (the weightings are modules of termweight.weightings, one file each)
+_CORE = (
+    _weightings.Weighting("none", none, "1: no scaling", bases=("binary", "tf")),
+    _weightings.Weighting("idf", idf, "ln(N / (tp + fp)), 0 for a term absent from training "
+                          "(inverse document frequency)", bases=("binary", "tf")),
+    _weightings.Weighting("dfreq", dfreq, "tp + fp (document frequency)"),
+)
+#: name -> (module of termweight.weightings, or None for the rows above; its row)
+ROWS: dict[str, tuple[str | None, _weightings.Weighting]] = {
+    **{w.name: (None, w) for w in _CORE}, **_weightings.rows()}
 
 #: Forman (2008)'s 15 scaling choices, in the paper's order.
 FORMAN_SCALINGS = ("none", "idf", "bns", "ig", "chi2", "acc", "acc2", "f1", "oddsnum", "odds",
                    "logodds", "power", "probratio", "pearson", "pmi")
-#: Kim (2016)'s five base weightings.
-KIM_BASES = ("kim_idf", "kim_chi2", "kim_ig", "kim_rf", "kim_or")
+#: Kim (2016)'s five base weightings (the ones mix-ch combines: termweight.weightings.kim).
+KIM_BASES = ROWS["mixch"][1].needs
+
+
+#: the rows in the benchmark's order: Forman's 15, Kim's five, then the others by module
+_ROWS_IN_ORDER = [(n, ROWS[n]) for n in dict.fromkeys([*FORMAN_SCALINGS, *KIM_BASES, *ROWS])]
+
+#: name -> (function of the cells, whether the negative-feature swap applies)
+METRICS: dict[str, tuple[Metric, bool]] = {
+    name: (w.func, w.asymmetric) for name, (_, w) in _ROWS_IN_ORDER if not w.learned}
+
+#: name -> one line (formula and source) per metric of ``METRICS``: what ``python -m termweight
+#: list metrics`` prints; ``register_weighting`` adds an entry for a new metric.
+METRIC_DESCRIPTIONS: dict[str, str] = {
+    name: w.description for name, (_, w) in _ROWS_IN_ORDER if not w.learned}
 
 
 class UnknownMetricError(ConfigError, ValueError):
@@ -317,7 +126,7 @@ def check_metric(name) -> None:
 
 def swap_negative(tp, fp, fn, tn):
     """Forman's swap: where ``tpr < fpr`` exchange tp<->fn and fp<->tn."""
-    tpr, fpr = _rates(tp, fp, fn, tn)
+    tpr, fpr = rates(tp, fp, fn, tn)
     neg = tpr < fpr
     return (np.where(neg, fn, tp), np.where(neg, tn, fp), np.where(neg, tp, fn),
             np.where(neg, fp, tn))
@@ -426,37 +235,11 @@ def term_scores(name: str, X, y, combine: str = "max", scaling: bool = False):
     return s, combine_tasks(s, combine, stats.pos)
 
 
-# --- the benchmark's term weightings (experiment family `benchmark`, termweight.weighting) ------
-
-#: lambda of tf-igm (Chen et al. 2016 recommend 5..9; 7 is their default).
-IGM_LAMBDA = 7.0
-
-
-def igm(tp, fp, fn, tn, lam: float = IGM_LAMBDA):
-    """Inverse gravity moment weight ``1 + lambda f_1 / sum_r f_r r`` (Chen et al. 2016, ESWA 66).
-
-    K. Chen, Z. Zhang, J. Long, H. Zhang, "Turning from TF-IDF to TF-IGM for term weighting in text
-    classification", Expert Systems with Applications 66:245-260, eqs. 7-8: ``f_r`` are the term's
-    class document frequencies sorted in decreasing order (``f_1`` the largest), ``lambda = 7``.
-    Natively multi-class: with K > 1 tasks the class frequencies are the rows of ``tp`` (one task
-    per class) and every task gets the SAME weight; with one (binary) task they are ``(tp, fp)``.
-    Not in ``METRICS`` (it is no function of one task's cells): the benchmark's ``tf-igm``
-    calls it from ``termweight.weighting.igm_weights``.
-    A term absent from training gets 1 (no class information).
-    """
-    f = np.stack([tp[0], fp[0]]) if tp.shape[0] == 1 else tp
-    f = -np.sort(-f, axis=0)
-    r = np.arange(1, f.shape[0] + 1, dtype=np.float64)[:, None]
-    g = _div(f[0], (f * r).sum(axis=0))
-    return np.broadcast_to(1.0 + lam * g, tp.shape).copy()
-
-
 #: The benchmark's supervised column scalings: metric -> the base encodings it scales (encoding
 #: ``<base>-<metric>``). Forman's 15 on binary and TF, Kim's five on cosine-normalised TF (his
-#: documents). ``register_weighting`` adds one: it then enters ``weightings: all``.
-WEIGHTINGS: dict[str, tuple[str, ...]] = {m: ("binary", "tf") for m in FORMAN_SCALINGS}
-WEIGHTINGS.update({m: ("ntf",) for m in KIM_BASES})
-WEIGHTINGS["delta_idf"] = ("tf",)  # Martineau & Finin (2009)'s delta idf scales TF
+#: documents), delta idf on TF. ``register_weighting`` adds one: it then enters ``weightings: all``.
+WEIGHTINGS: dict[str, tuple[str, ...]] = {
+    n: w.bases for n, (_, w) in _ROWS_IN_ORDER if w.bases and not w.learned}
 
 
 def register_weighting(name: str, func: Metric, asymmetric: bool = False,
@@ -490,23 +273,3 @@ def register_weighting(name: str, func: Metric, asymmetric: bool = False,
     doc = (func.__doc__ or "").strip().splitlines()
     METRIC_DESCRIPTIONS[name] = description or (doc[0] if doc else "(no description)")
     return func
-
-
-# tf-igm is not a per-(task, term) cell metric (it reads every class's frequency at once): it is
-# computed from the training statistics in the encode step (termweight.weighting.LEARNED).
-
-
-def _load_weighting_modules() -> None:
-    """Import every module of [termweight.weightings][] (each registers its weightings). The
-    import is dynamic on purpose: a stage depends on such a module only through the benchmark
-    column or experiment that names its weighting (``code_by`` in workflow/stages.yaml)."""
-    import importlib
-    import pkgutil
-
-    from termweight import weightings
-
-    for info in sorted(pkgutil.iter_modules(weightings.__path__), key=lambda i: i.name):
-        importlib.import_module(f"{weightings.__name__}.{info.name}")
-
-
-_load_weighting_modules()

@@ -1,8 +1,8 @@
 """Settings derived from params.yaml: the values a step computes with that no key spells out.
 
-Reading and validating params.yaml is runner code (``termweight.config``: it passes or raises);
-what fills a default or expands a section is here, so that every stage that computes with it
-depends on this file (``termweight.pipeline.codedeps``).
+Reading and validating params.yaml is runner code (``termweight.runner.config``: it passes or raises);
+what fills a default or expands a section is here, a file every stage that computes with it
+lists in dvc.yaml.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termweight import io
-from termweight.errors import ConfigError, DataError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError, DataError
 
 
 @dataclass(frozen=True)

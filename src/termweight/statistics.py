@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
+from termweight.runner import io
 
 
 @dataclass(frozen=True)

@@ -20,70 +20,49 @@ multi-class and gives every task the same scale.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
-from termweight import scoring
+from termweight import scoring, weightings
 
-#: unsupervised encodings of the benchmark (BM25 = saturated TF scaled by the training idf; the
-#: two ``sklearn_*`` are scikit-learn's ``TfidfTransformer()`` and its ``sublinear_tf=True``)
-UNSUPERVISED = ("binary", "tf", "tfidf", "ltc", "bm25tf-idf", "sklearn_tfidf",
-                "sklearn_sublinear_tfidf")
+#: the group of the encodings that no weighting module computes (termweight.weightings.unsupervised)
+UNSUPERVISED_GROUP = "unsupervised"
+#: unsupervised encodings of the benchmark (termweight.weightings.unsupervised)
+UNSUPERVISED = weightings.declared_encodings()[UNSUPERVISED_GROUP]
 #: weightings whose rows at unit length (the benchmark's headline protocol, ``normalize: l2``)
 #: are another's: their column scales are proportional to the other's on every task (Kim's
 #: bases are idf, chi2 and IG in other units on cosine-normalised TF). ``weightings: all``
-#: runs each such method once, under the name it maps to; that column checks the identity on
-#: every split (``termweight.steps.column``)
+#: runs each such method once, under the name it maps to (tests/test_weighting_formulas.py checks
+#: the identity on real data)
 UNIT_LENGTH_ALIASES = {"tf-idf": "tfidf", "ntf-kim_idf": "tfidf", "ntf-kim_ig": "tf-ig",
                        "ntf-kim_chi2": "tf-chi2"}
 
 
-def mixch_weights(X_train, Y_train, scores, C: float = 1.0, max_iter: int = 10, tol: float = 1e-3,
-                  bases=scoring.KIM_BASES) -> np.ndarray:
-    """Per-task column scales ``b_c = sum_j alpha_cj b_cj`` learned by Kim's mix-ch (2016, eq. 2).
-
-    ``b_cj``: the scaling weights of Kim's five bases for task ``c`` (from ``scores``, the training
-    statistics), each rescaled so that the weighted training documents have unit root-mean-square
-    norm (``1 / sqrt(mean_i ||b_cj * x_i||^2)``, vectorised over bases, tasks and terms);
-    ``alpha_c`` from ``termweight.learners.kim.MixCH`` (hinge-loss SVM, C, no intercept)
-    fitted on the training rows ``X_train`` of task ``c`` only. A task without a training
-    positive or negative gets ``alpha = 1/J``.
-    """
-    from termweight.learners.kim import MixCH
-
-    X = sp.csr_matrix(X_train, dtype=np.float64)
-    Y = sp.csc_matrix(Y_train)
-    B = np.stack([scoring.as_scaling_weights(scores[b]) for b in bases])  # (J, K, T)
-    colsq = np.asarray(X.multiply(X).sum(axis=0)).ravel()
-    rms = np.sqrt((B**2 @ colsq) / max(X.shape[0], 1))  # (J, K)
-    B = B * np.divide(1.0, rms, out=np.zeros_like(rms), where=rms > 0)[:, :, None]
-    out = B.mean(axis=0)
-    for c in range(Y.shape[1]):
-        y = (Y[:, c].toarray().ravel() > 0).astype(np.int64)
-        if y.all() or not y.any():
-            continue
-        model = MixCH(base_weights=B[:, c, :], C=C, max_iter=max_iter, tol=tol).fit(X, y)
-        out[c] = model.weights_
-    return out
-
-
-def igm_weights(X_train, Y_train, scores=None) -> np.ndarray:
-    """tf-igm's global weight ``1 + 7 igm`` ([`igm`][termweight.scoring.igm], Chen et al. 2016)
-    from the class document frequencies of the training rows; the same row for every task."""
-    from termweight.statistics import term_stats
-
-    return scoring.igm(*term_stats(X_train, Y_train).cells())
-
-
 #: weighting computed in the encode step from the training rows -> (the bases it applies to,
-#: the scores it needs); mix-ch is learned, tf-igm reads every class at once. Names only: a
-#: step that checks or lists names does not run (nor depend on) the learners behind them.
-LEARNED = {"mixch": (("ntf",), scoring.KIM_BASES),
-           "igm": (("tf",), ())}
-#: the same names -> the function that computes the weights (``learned_weights``)
-_LEARNED_FUNCTIONS = {"mixch": mixch_weights, "igm": igm_weights}
-#: a benchmark column runs one entry of this table: its code is that entry's, not the table's
-#: (termweight.pipeline.codedeps): only the mix-ch columns depend on Kim's learner
-PER_ITEM = ("_LEARNED_FUNCTIONS",)
+#: the scores it needs): mix-ch is learned (termweight.weightings.kim), tf-igm reads every class
+#: at once (termweight.weightings.igm), in the benchmark's order.
+LEARNED = {name: (w.bases, w.needs)
+           for name, (_, w) in sorted(((n, r) for n, r in scoring.ROWS.items() if r[1].learned),
+                                      key=lambda item: item[0] != "mixch")}
+
+
+def module_of(encoding: str) -> str | None:
+    """The module of termweight.weightings that computes ``encoding``'s weights (``"bns"`` for
+    ``binary-bns``, ``"kim"`` for ``ntf-mixch``); None for the unsupervised encodings, whose code
+    is termweight.encoding and termweight.contingency."""
+    _, metric = encoding_parts(encoding)
+    return None if metric is None else scoring.ROWS.get(metric, (None,))[0]
+
+
+def group_of(encoding: str) -> str:
+    """The benchmark column group of ``encoding``: its weighting module (``"bns"``), or
+    ``"unsupervised"`` (termweight.weightings.unsupervised) when no module computes it. A column
+    stage runs one dataset and one group, and lists ``src/termweight/weightings/<group>.py``."""
+    return module_of(encoding) or UNSUPERVISED_GROUP
+
+
+def groups() -> list[str]:
+    """Every column group: the weighting modules with a benchmark encoding, ``unsupervised``
+    first, then in the order of ``all_encodings``."""
+    return list(dict.fromkeys(group_of(e) for e in all_encodings()))
 
 
 def encoding_parts(encoding: str) -> tuple[str, str | None]:
@@ -103,10 +82,15 @@ def all_encodings() -> list[str]:
 
 
 def benchmark_encodings(weightings) -> list[str]:
-    """``"all"`` -> ``all_encodings`` but ``UNIT_LENGTH_ALIASES`` (each method once); a list is
-    taken as it is."""
+    """The benchmark's encodings: ``"all"`` -> ``all_encodings`` but ``UNIT_LENGTH_ALIASES``
+    (each method once); a list of column groups (``group_of``: ``unsupervised``, ``bns``, ...,
+    params.yaml's ``benchmark.weightings``) -> those groups' encodings, in the order of
+    ``all_encodings`` whatever the list's order; any other list is taken as it is."""
+    every = [e for e in all_encodings() if e not in UNIT_LENGTH_ALIASES]
     if weightings == "all":
-        return [e for e in all_encodings() if e not in UNIT_LENGTH_ALIASES]
+        return every
+    if weightings and set(weightings) <= set(groups()):
+        return [e for e in every if group_of(e) in set(weightings)]
     return list(weightings)
 
 
@@ -131,5 +115,5 @@ def needed_scores(encodings) -> list[str]:
 
 def learned_weights(name: str, X_train, Y_train, scores, options: dict | None = None) -> np.ndarray:
     """Column scales (n_tasks, n_terms) of learned weighting ``name`` from the training rows."""
-    func = _LEARNED_FUNCTIONS[name]
+    func = scoring.ROWS[name][1].func
     return func(X_train, Y_train, scores, **((options or {}) if name == "mixch" else {}))

@@ -1,123 +1,89 @@
-# Shared helpers: experiment lookups, split names, and the one CLI every rule calls.
+# What the rules share: the params, the code a step computes with, the tracked params.
 import functools
 import glob
+import hashlib
 import os
-from pathlib import Path
 
-from termweight.config import check_names
-from termweight.pipeline.codedeps import command_code
-from termweight.splits import split_names
+from codefiles import code_files  # workflow/scripts/codefiles.py
+from termweight.experiments.papers import papers as declared_papers
 
-check_names(config, source="params.yaml (Snakemake config)")
-
+ENV = "../../envs/termweight.yaml"  # relative to this folder: `snakemake --use-conda`
 EXPERIMENTS = config["experiments"]
-# Paper rule files append their final outputs here (see rule `papers` in the Snakefile).
-PAPER_TARGETS = []
-ENV = "../../envs/termweight.yaml"
-# What a job prints when it starts (its `message:`): the step, its wildcards (dataset, split,
-# key...) and its outputs, one line, not its inputs (25-50 derived code files). Snakemake's whole
-# job block instead: TERMWEIGHT_JOB_DETAILS=1 in the environment (the tests parse it).
-JOB_LINE = None if os.environ.get("TERMWEIGHT_JOB_DETAILS") else "{rule} {wildcards} -> {output}"
+BENCHMARK = config.get("benchmark", {})
+CORPORA = config["corpora"]
+# the papers: each declares itself in src/termweight/experiments/<paper>/ (termweight.experiments.papers)
+PAPERS = list(declared_papers())
 
 
 wildcard_constraints:
     dataset="[a-z0-9][a-z0-9_]*",  # "20news" starts with a digit
-    # only the configured experiments: paper outputs like reports/metrics/<paper>.json must not
-    # match the generic per-experiment rules
     exp="|".join(sorted(EXPERIMENTS)),
-    split="[a-z0-9]+",
-    encoding="[a-z]+(-[a-z0-9_]+)?",
-
-
-def _job_cores():
-    """Cores for a job that parallelises inside itself (worker processes; same bytes for any
-    number): --cores locally. One under the cluster profile (fanout=split): there the job step
-    re-reads the Snakefile and would ask srun for the node's cores, more than the job was
-    allocated at submission; and 1 where Snakemake has no total (--report): reading
-    workflow.cores there raises."""
-    if FANOUT == "split":
-        return 1
-    try:
-        return workflow.cores or 1
-    except WorkflowError:
-        return 1
-
-
-JOB_CORES = _job_cores()
+    encoding="[a-z0-9_]+(-[a-z0-9_]+)?",
+    weighting="[a-z0-9_]+",
+    learner="[a-z0-9_]+",
+    key="[^/]+",
 
 
 @functools.cache
-def _code_of(command, extra_modules):
-    return tuple(command_code(command, extra_modules))
+def code(*modules):
+    """The files of src/termweight that ``modules`` import (workflow/scripts/codefiles.py): the code
+    a step computes with, its rule's code inputs (dvc.yaml lists the same files)."""
+    return code_files(*modules, src="src")
 
 
-def code_of(command, *extra_modules):
-    """Code inputs for a job that runs ``python -m termweight <command>``, i.e. the files of
-    src/termweight the sub-command imports, transitively (termweight.pipeline.codedeps), plus the
-    whole of ``extra_modules``. The same list as the DVC stage's code dependencies (dvc.yaml)."""
-    return list(_code_of(command, tuple(extra_modules)))
+def weighting_file(module):
+    return f"src/termweight/weightings/{module}.py"
 
 
-def file_or_directory(path):
-    """A declared output: a directory where its last part has no file extension."""
-    return directory(path) if "." not in os.path.basename(path) else path
+def tracked(*keys):
+    """The values of params.yaml's ``keys`` (dotted, with {wildcards}; ``key?`` may be absent), as
+    a rule's params: a change reruns the job (Snakemake's params trigger), as DVC's ``params:``
+    do."""
+
+    def values(wildcards):
+        out = {}
+        for key in keys:
+            name = key.format(**wildcards).removesuffix("?")  # "key?": optional
+            try:
+                out[name] = cfg(name)
+            except KeyError:
+                if not key.endswith("?"):
+                    raise
+        return out
+
+    return values
 
 
-def splits_of(exp):
-    return split_names(EXPERIMENTS[exp]["protocol"])
+def splits_of(protocol):
+    from termweight.splits import split_names
+
+    return split_names(protocol)
 
 
-def per_run(template):
-    """Input function: ``template`` for every encoding x split of the experiment."""
-
-    def inputs(wildcards):
-        exp = EXPERIMENTS[wildcards.exp]
-        return expand(template, exp=wildcards.exp, encoding=exp["encodings"],
-                      split=splits_of(wildcards.exp))
-
-    return inputs
-
-
-def all_reports():
-    return [
-        path
-        for exp in EXPERIMENTS
-        for path in (
-            f"reports/metrics/{exp}.json",
-            f"reports/tables/{exp}.tex",
-            f"reports/figures/{exp}.pdf",
-            f"reports/figures/{exp}.png",
-            f"reports/figures/{exp}.csv",
-        )
-    ]
-
-
-# Results on disk that no configured experiment makes (the papers' committed reports/ files, or a
-# paper just run with `snakemake papers`) are read by the report but are NOT inputs: an input
-# would let Snakemake decide to regenerate them, and the default target must never start the
-# papers' hours of work. Their content hash is a param instead, so the PDF is rebuilt whenever
-# they change, and only then.
-REPORT_GLOBS = [
-    "reports/metrics/*.json",
-    "reports/tables/*.tex",
-    "reports/figures/*.pdf",
-    "reports/macros/*.tex",
+EXPERIMENT_REPORTS = [
+    path
+    for exp in EXPERIMENTS
+    for path in (
+        f"reports/metrics/{exp}.json",
+        f"reports/tables/{exp}.tex",
+        f"reports/figures/{exp}.pdf",
+        f"reports/figures/{exp}.png",
+        f"reports/figures/{exp}.csv",
+        f"reports/macros/{exp}.tex",
+    )
 ]
 
 
-def _configured_reports():
-    return set(all_reports() + [f"reports/macros/{e}.tex" for e in EXPERIMENTS])
-
-
 @functools.cache
-def other_results_digest():
-    """SHA-256 over (path, content) of every on-disk result no configured experiment makes
-    (computed once per Snakemake run: the report and headlines rules both track it)."""
-    import hashlib
-
+def committed_results_digest():
+    """SHA-256 over (path, content) of every result under reports/ that no generic experiment
+    makes: the papers' and the benchmark's committed results, which the report and the headlines
+    read without making them inputs (an input would let the default target rerun a paper for
+    hours); as a param, their content reruns the two rules when it changes."""
     h = hashlib.sha256()
-    own = _configured_reports()
-    for p in sorted({p for pat in REPORT_GLOBS for p in glob.glob(pat)}):
+    own = set(EXPERIMENT_REPORTS)
+    pats = ("reports/metrics/*.json", "reports/tables/*", "reports/figures/*", "reports/macros/*.tex")
+    for p in sorted({p for pat in pats for p in glob.glob(pat)}):
         if p in own or p.endswith("provenance.tex"):
             continue
         h.update(p.encode() + b"\0")
@@ -126,21 +92,60 @@ def other_results_digest():
     return h.hexdigest()
 
 
-def paper_package_files(name):
-    """Each declared paper package's ``name`` file (section.tex, published.json), as a path of
-    this workflow: a file of the imported termweight is taken from the project's own ``src/``,
-    so the rules' inputs do not depend on which copy of termweight Python imports."""
-    import termweight
-    from termweight.experiments.papers import papers
+def cfg(key):
+    """params.yaml's value at a dotted ``key``."""
+    node = config
+    for part in key.split("."):
+        node = node[part]
+    return node
 
-    installed = Path(termweight.__file__).resolve().parent
-    out = []
-    for paper in papers().values():
-        f = paper.file(name)
-        if f is None:
-            continue
-        f = Path(f).resolve()
-        if f.is_relative_to(installed):
-            f = Path(workflow.basedir) / "src/termweight" / f.relative_to(installed)
-        out.append(os.path.relpath(f, workflow.basedir))
-    return out
+
+def item(section, field):
+    """A param function: ``field`` of the entry ``{key}`` of the mapping ``section``."""
+    return lambda w: cfg(section)[w.key][field]
+
+
+def item_path(template, section):
+    """An input function: ``template`` filled with the entry ``{key}`` of ``section``."""
+    return lambda w: template.format(key=w.key, **cfg(section)[w.key])
+
+
+# --- inputs of the corpora, experiments and benchmark rules ---
+
+DATASET_MODULES = {f"termweight.datasets.{c['module']}" for kind in CORPORA.values() for c in kind.values()}
+
+
+def prepare_code(wildcards):
+    """The prepare step's code, the dataset's declaring module and what every declaring module
+    imports (dvc.yaml lists that shared part once per stanza and the module per dataset)."""
+    shared = set(code("termweight.steps.data", *sorted(DATASET_MODULES)))
+    shared -= {f"src/{m.replace('.', '/')}.py" for m in DATASET_MODULES}
+    kind = "text" if wildcards.dataset in CORPORA.get("text", {}) else "vectors"
+    return sorted(shared) + [f"src/termweight/datasets/{CORPORA[kind][wildcards.dataset]['module']}.py"]
+
+
+def experiment_corpus(wildcards):
+    d = EXPERIMENTS[wildcards.exp]["dataset"]
+    return [f"data/corpus/{d}/counts.npz", f"data/corpus/{d}/meta.json", f"data/corpus/{d}/terms.txt"]
+
+
+def score_modules(wildcards):
+    """The weighting modules of the experiment's scores (idf is termweight.contingency's)."""
+    from termweight.scoring import ROWS
+
+    modules = {ROWS[m][0] for m in EXPERIMENTS[wildcards.exp].get("scores", [])}
+    return [weighting_file(m) for m in sorted(modules - {None})]
+
+
+def corpus_of(dataset):
+    return [f"data/corpus/{dataset}/counts.npz", f"data/corpus/{dataset}/meta.json",
+            f"data/corpus/{dataset}/terms.txt"]
+
+
+def column_inputs(stats=True):
+    def inputs(w):
+        return [weighting_file(w.weighting), "data/benchmark/settings.json", *corpus_of(w.dataset),
+                f"data/benchmark/splits/bench_{w.dataset}",
+                *([f"data/benchmark/stats/bench_{w.dataset}"] if stats else [])]
+
+    return inputs

@@ -1,79 +1,76 @@
-# Per experiment: per-run averages and DVC metrics -> LaTeX table and figure.
+# The LaTeX report (termweight.experiments.report) and the headline numbers. They read every
+# result under reports/, but only the generic experiments' are inputs: the papers' and the
+# benchmark's committed results are a content hash among the params (committed_results_digest),
+# so the default target never starts a paper's hours of work. dvc.yaml: report_macros, report,
+# headlines (there the whole directories are dependencies: `dvc repro` reproduces everything).
+import shutil
+
+HAVE_TEX = all(shutil.which(tool) for tool in ("latexmk", "pdflatex"))
+REPORT_GENERATED = [f"reports/generated/{name}.tex" for name in ["front", "summary", "included"]
+                    + [f"{p}-more" for p in declared_papers()]]
+# the build stamp (git commit) and the PDF that prints it: not DVC outputs (see dvc.yaml)
+REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex", "reports/provenance.json"] + (
+    ["reports/paper.pdf"] if HAVE_TEX else [])
+PAPER_FILES = [f"src/termweight/experiments/{p}/{f}" for p in declared_papers()
+               for f in ("section.tex", "published.json")]
 
 
-rule aggregate:
-    message:
-        JOB_LINE
+rule report_macros:
     input:
-        per_run("data/metrics/{exp}/{encoding}/{split}.csv"),
-        code=code_of("aggregate"),
+        "reports/metrics/{exp}.json",
+        code("termweight.experiments.report"),
     output:
-        tasks="data/results/{exp}/tasks.csv",
-        runs="data/results/{exp}/runs.csv",
-        metrics=report(
-            "reports/metrics/{exp}.json",
-            category="Offline default",
-            subcategory="{exp}",
-            caption="../report/experiment_metrics.rst",
-        ),
+        "reports/macros/{exp}.tex",
     params:
-        template=lambda w: f"data/metrics/{w.exp}/{{encoding}}/{{split}}.csv",
-        tracked=lambda w: EXPERIMENTS[w.exp],  # rerun when the experiment changes
+        tracked=tracked("experiments.{exp}"),
     log:
-        "logs/aggregate/{exp}.log",
+        "logs/report/macros_{exp}.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} aggregate --params params.yaml --exp {wildcards.exp}"
-        " --metrics '{params.template}' --out-tasks {output.tasks} --out-runs {output.runs}"
-        " --out-json {output.metrics}"
+        "python -m termweight --log {log} report-macros --params params.yaml --exp {wildcards.exp}"
+        " --metrics reports/metrics/{wildcards.exp}.json --out {output}"
 
 
-rule table:
-    message:
-        JOB_LINE
+rule report:
     input:
-        code=code_of("table"),
-        runs="data/results/{exp}/runs.csv",
+        "reports/paper.tex",
+        sorted(glob.glob("reports/sections/*.tex")),
+        sorted(glob.glob("src/termweight/experiments/published/*.json")),
+        "src/termweight/experiments/deviations.yaml",
+        "src/termweight/experiments/registrations.yaml",
+        PAPER_FILES,
+        EXPERIMENT_REPORTS,
+        code("termweight.experiments.report"),
     output:
-        report(
-            "reports/tables/{exp}.tex",
-            category="Offline default",
-            subcategory="{exp}",
-            caption="../report/experiment_table.rst",
-        ),
+        [report(p, category="Report", caption="../report/paper_pdf.rst") if p.endswith(".pdf")
+         else p for p in REPORT_OUTPUTS],
     params:
-        tracked=lambda w: EXPERIMENTS[w.exp],
+        tracked=config,  # the provenance line quotes the params hash
+        committed=committed_results_digest(),
     log:
-        "logs/table/{exp}.log",
+        "logs/report/report.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} table --params params.yaml --exp {wildcards.exp} --runs {input.runs}"
-        " --out {output}"
+        "python -m termweight --log {log} report --params params.yaml --pdf reports/paper.pdf"
 
 
-rule figure:
-    message:
-        JOB_LINE
+rule headlines:
     input:
-        code=code_of("figure"),
-        runs="data/results/{exp}/runs.csv",
+        sorted(glob.glob("src/termweight/experiments/published/*.json")),
+        [f for f in PAPER_FILES if f.endswith("published.json")],
+        [f"reports/metrics/{exp}.json" for exp in EXPERIMENTS],
+        code("termweight.steps.headlines"),
     output:
-        pdf="reports/figures/{exp}.pdf",
-        data="reports/figures/{exp}.csv",
-        png=report(
-            "reports/figures/{exp}.png",
-            category="Offline default",
-            subcategory="{exp}",
-            caption="../report/experiment_figure.rst",
-        ),
+        report("reports/headlines.json", category="Headline numbers",
+               caption="../report/headlines.rst"),
     params:
-        tracked=lambda w: EXPERIMENTS[w.exp],
+        tracked=tracked("experiments"),
+        committed=committed_results_digest(),
     log:
-        "logs/figure/{exp}.log",
+        "logs/headlines.log",
     conda:
         ENV
     shell:
-        "python -m termweight --log {log} figure --params params.yaml --exp {wildcards.exp} --runs {input.runs}"
-        " --out {output.pdf}"
+        "python -m termweight --log {log} headlines --params params.yaml --out {output}"

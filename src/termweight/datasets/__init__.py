@@ -9,16 +9,15 @@ import importlib as _importlib
 import pkgutil as _pkgutil
 from typing import TYPE_CHECKING
 
-from termweight._lazy import lazy_exports
 from termweight.datasets.documents import Documents
 from termweight.datasets.registry import (
     DATASETS,
     DatasetSpec,
     FileSpec,
-    code_files,
     get_dataset,
     register,
 )
+from termweight.runner.lazy import lazy_exports
 
 if TYPE_CHECKING:  # ``fetch`` is imported on first use: only ``prepare`` downloads
     from termweight.datasets.download import fetch
@@ -31,7 +30,7 @@ for _info in sorted(_pkgutil.iter_modules(__path__), key=lambda i: i.name):
         continue
     _importlib.import_module(f"{__name__}.{_info.name}")
 
-__all__ = ["DATASETS", "DatasetSpec", "Documents", "FileSpec", "code_files", "fetch", "get_dataset",
+__all__ = ["DATASETS", "DatasetSpec", "Documents", "FileSpec", "fetch", "get_dataset",
            "register"]
 
 __getattr__, __dir__ = lazy_exports(globals(), {"fetch": "termweight.datasets.download"})

@@ -31,7 +31,7 @@ from termweight.corpus import Corpus, indicator
 from termweight.datasets.documents import check_labels, decode_text
 from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError, blame
+from termweight.runner.errors import DataError, blame
 
 ARCHIVE = ArchiveSource(
     name="19MclassTextWc.zip",
@@ -116,12 +116,8 @@ def _check_unique_names(attrs: list, path: Path) -> None:
                                   f"{first[name]})", line=lineno)
 
 
-def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
-    """Parse a sparse word-count ARFF file whose last attribute is the nominal class."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(path, "file missing (run the fetch step first)")
-    lines = _NEWLINE.split(decode_text(path, path.read_bytes()))
+def _arff_header(path: Path, lines: list[str]):
+    """``(relation, attributes [(name, type, line)], first @DATA line)`` of an ARFF file."""
     relation, attrs, data_start = None, [], None
     for i, raw in enumerate(lines):
         line = raw.strip()
@@ -142,6 +138,16 @@ def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
             raise DataError(path, f"unexpected header line {line[:40]!r}", line=i + 1)
     if data_start is None or not attrs:
         raise DataError(path, "no @ATTRIBUTE/@DATA section: not an ARFF file")
+    return relation, attrs, data_start
+
+
+def parse_sparse_arff(path: Path, name: str | None = None) -> Corpus:
+    """Parse a sparse word-count ARFF file whose last attribute is the nominal class."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, "file missing (run the fetch step first)")
+    lines = _NEWLINE.split(decode_text(path, path.read_bytes()))
+    relation, attrs, data_start = _arff_header(path, lines)
     _check_unique_names(attrs, path)
     classes = _nominal_values(attrs[-1][1], path, attrs[-1][2])
     terms = [a[0] for a in attrs[:-1]]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from termweight.datasets.documents import BOM, Documents
 from termweight.datasets.registry import DatasetSpec, register
-from termweight.errors import ChecksumError, DataError
+from termweight.runner.errors import ChecksumError, DataError
 
 BBC_SHA256 = "33d26a0a765ad16a8569b2aea1cdbec0411bcc8d035fa1197315df27952ffe59"
 BBC_CLASSES = ["business", "entertainment", "politics", "sports", "tech"]

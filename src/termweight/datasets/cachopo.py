@@ -18,7 +18,7 @@ from pathlib import Path
 
 from termweight.datasets.documents import Documents, check_labels, decode_text
 from termweight.datasets.registry import DatasetSpec, FileSpec, register
-from termweight.errors import DataError, blame
+from termweight.runner.errors import DataError, blame
 
 # https first; the author's own site is tried over http last (every file's SHA-256 is pinned and
 # checked before use, so the transport only matters for availability).

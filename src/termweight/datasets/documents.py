@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import DataError, blame
+from termweight.runner import io
+from termweight.runner.errors import DataError, blame
 
 if TYPE_CHECKING:  # pandas (the workflow extra) is imported by to_frame only: parsing needs none
     import pandas as pd

@@ -51,9 +51,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from termweight import io
 from termweight.datasets.registry import UNPINNED, ArchiveSource, DatasetSpec, FileSpec
-from termweight.errors import ArchiveLimitError, ChecksumError, DataError
+from termweight.runner import io
+from termweight.runner.errors import ArchiveLimitError, ChecksumError, DataError
 
 STATE_FILE = ".verified.json"
 ARCHIVE_DIR = ".archives"

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from termweight.datasets.documents import Documents, bad_label, decode_text
 from termweight.datasets.registry import DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 
 ARCHIVE = "20news-bydate.tar.gz"
 CANONICAL_SHA256 = "8f1b2514ca22a5ade8fbb9cfa5727df95fa587f4c87b786e15c759fa66d95610"
@@ -109,7 +109,7 @@ def _iter_postings(raw_dir: Path):
     if not archive.is_file():
         raise DataError(archive, "file missing (run the fetch step first)")
     from termweight.datasets.download import ExtractLimits
-    from termweight.errors import ArchiveLimitError
+    from termweight.runner.errors import ArchiveLimitError
 
     limits = ExtractLimits()  # read in place: the default limits of extraction apply
     try:

@@ -35,7 +35,7 @@ import numpy as np
 from termweight.datasets.documents import Documents, decode_text
 from termweight.datasets.numeric import FLOAT
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError, blame
+from termweight.runner.errors import DataError, blame
 
 AUTHORS = ("Dennis+Schwartz", "James+Berardinelli", "Scott+Renshaw", "Steve+Rhodes")
 PANG_LEE_ARCHIVE = ArchiveSource(

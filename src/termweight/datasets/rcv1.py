@@ -32,7 +32,7 @@ from pathlib import Path
 
 from termweight.datasets.documents import Documents, bad_label
 from termweight.datasets.registry import UNPINNED, DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 
 # https only: the old www.ai.mit.edu address of the same tree is plain http, and the token
 # files have no pinned SHA-256 to catch a tampered transfer.
@@ -73,7 +73,7 @@ def _lines(path: Path):
 def unverified_files(raw_dir: Path, names) -> dict[str, str]:
     """``name -> SHA-256 recorded on first use`` (or ``"not recorded"``) of unpinned files."""
     from termweight.datasets.download import STATE_FILE
-    from termweight.io import read_json
+    from termweight.runner.io import read_json
 
     state = Path(raw_dir) / STATE_FILE
     files = read_json(state).get("files", {}) if state.is_file() else {}

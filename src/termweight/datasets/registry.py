@@ -6,21 +6,19 @@ their SHA-256, and which parser turns them into either ``Documents``
 Adding a dataset = one ``register(DatasetSpec(...))`` call in a module of this package (a new
 file is picked up by ``termweight.datasets`` itself), plus a parser for a new format.
 
-Each dataset's prepare step depends on its own code only (``code_files``): the module that
-declares it, its parser's module and the modules those name, plus the shared ``CORE_MODULES``.
-Adding or editing one dataset's file therefore reruns that dataset alone.
+A dataset's prepare stage lists the module that declares it (params.yaml's ``corpora:`` names
+it) and what the declaring modules import: editing one dataset's file reruns that dataset alone.
 """
 
 from __future__ import annotations
 
 import sys
-import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from termweight.errors import ConfigError
+from termweight.runner.errors import ConfigError
 
 UNPINNED = ""  # a ``sha256`` value meaning "no checksum could be confirmed for this file"
 
@@ -112,9 +110,6 @@ DATASETS: dict[str, DatasetSpec] = {}
 _DECLARED_IN: dict[str, str] = {}  # dataset name -> module that registered it
 
 PACKAGE = "termweight.datasets"
-# Modules every prepare step runs: the registry, download + verification, the documents format,
-# strict number parsing, and the package's discovery of declarations.
-CORE_MODULES = ("__init__", "documents", "fetch", "numeric", "registry")
 
 
 def register(spec: DatasetSpec) -> DatasetSpec:
@@ -136,29 +131,6 @@ def declared_in(name: str) -> str:
     """The module that registered dataset ``name`` (``termweight.datasets.<module>``)."""
     get_dataset(name)
     return _DECLARED_IN[name]
-
-
-def code_modules(name: str) -> list[str]:
-    """The modules of this package that dataset ``name``'s prepare step runs (short names).
-
-    The declaring module, the parser's module, and every module of the package that either of
-    them names (imports or uses a function or class of), plus ``CORE_MODULES``.
-    """
-    spec = get_dataset(name)
-    own = {m for m in (_DECLARED_IN.get(name), getattr(spec.parser, "__module__", None)) if m}
-    found = {_short(m) for m in own}
-    for mod in own:
-        module = sys.modules.get(mod)
-        for value in vars(module).values() if module else ():
-            ref = value.__name__ if isinstance(value, types.ModuleType) else \
-                getattr(value, "__module__", None)
-            found.add(_short(ref))
-    return sorted((found - {None}) | set(CORE_MODULES))
-
-
-def code_files(name: str, root: str = "src/termweight/datasets") -> list[str]:
-    """``code_modules`` as file paths under ``root`` (the prepare step's code inputs)."""
-    return [f"{root}/{m}.py" for m in code_modules(name)]
 
 
 def get_dataset(name: str) -> DatasetSpec:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from termweight.datasets.documents import Documents, bad_label, decode_text
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError
+from termweight.runner.errors import DataError
 
 ARCHIVE = ArchiveSource(
     name="reuters21578.tar.gz",

@@ -31,7 +31,7 @@ from termweight.corpus import Corpus, indicator
 from termweight.datasets.documents import decode_text
 from termweight.datasets.numeric import parse_tokens
 from termweight.datasets.registry import ArchiveSource, DatasetSpec, FileSpec, register
-from termweight.errors import DataError, blame
+from termweight.runner.errors import DataError, blame
 
 UCI_OLD = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
 SPAMBASE_FILES = (

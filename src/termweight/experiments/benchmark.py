@@ -2,8 +2,8 @@
 
 The per-split work (split, statistics, scores, encodings, models, predictions, per-task metrics,
 per-run averages) is done by the generic steps for every run ``bench_<dataset>`` (the
-``benchmark_*`` stages of ``workflow/stages.yaml``, from which both ``dvc.yaml`` and the Snakemake
-rules are generated); this module only reads their ``runs.csv``.
+``benchmark_*`` stages of ``dvc.yaml`` and rules of ``workflow/rules/benchmark.smk``); this module
+only reads their ``runs.csv``.
 
 Protocol of the comparison, per learner and measure:
 
@@ -45,8 +45,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
-from termweight.errors import DataError
 from termweight.experiments.comparisons import (  # noqa: F401 (bayes_signed_rank: the API)
     BAYES_SAMPLES,
     BAYES_SEED,
@@ -55,6 +53,9 @@ from termweight.experiments.comparisons import (  # noqa: F401 (bayes_signed_ran
 )
 from termweight.learners.linear import DEFAULT_C
 from termweight.learners.registry import one_vs_rest
+from termweight.runner import io
+from termweight.runner.errors import DataError
+from termweight.weighting import group_of
 
 log = logging.getLogger("termweight.benchmark")
 
@@ -124,7 +125,7 @@ def training_sizes(params: dict, template: str, weighting: str) -> pd.DataFrame:
 
     out = {}
     for run, e in benchmark_runs(params).items():
-        path = template.format(run=run, weighting=weighting)
+        path = template.format(run=run, weighting=weighting, group=group_of(weighting))
         f = io.read_table(path, required=("learner", "split", "train_pos", "single_label"))
         f = f[f["learner"] == f["learner"].iloc[0]] if len(f) else f
         pos = pd.to_numeric(f["train_pos"], errors="coerce")
@@ -662,7 +663,7 @@ def read_report_inputs(args, params: dict, measures) -> tuple[pd.DataFrame, pd.D
 
 def cmd_benchmark_report(args) -> None:
     """runs.csv of every run and learner -> statistics, tables, figures, JSON, macros."""
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     params = load_params(args.params)
     measures = list(params["benchmark"].get("measures", MEASURES))

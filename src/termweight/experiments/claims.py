@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 
-from termweight.errors import TermweightError
 from termweight.latex import latex_escape
+from termweight.runner.errors import TermweightError
 
 #: the verdicts, in the order the tables count them
 VERDICTS = ("reproduced", "partly", "not reproduced", "inconclusive", "not testable")
@@ -164,6 +164,14 @@ def tally_text(claims) -> str:
     return (f"{t['reproduced']} of {t['tested']} tested"
             + (f" ({'; '.join(rest)})" if rest else "")
             + (f", {t['not testable']} not testable" if t["not testable"] else ""))
+
+
+def p_text(p: float, math: bool = False) -> str:
+    """A p-value as the reports print it: ``p < 0.001`` below 0.001, else ``p = 0.xxx``; in
+    LaTeX math (``$p<0.001$``) with ``math``."""
+    if math:
+        return "$p<0.001$" if p < 0.001 else f"$p={p:.3f}$"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def tex_escape(text: str) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from termweight.errors import ConfigError
+from termweight.runner.errors import ConfigError
 
 
 def families_of(datasets, families: dict | None, known=None) -> dict[str, str]:

@@ -26,8 +26,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
-from termweight.errors import ConfigError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError
+from termweight.weighting import group_of
 
 log = logging.getLogger("termweight")
 
@@ -63,6 +64,10 @@ def curves_config(params: dict, source: str = "params.yaml") -> dict:
                           "comparison's weighting) is missing")
     if not b.get("controls"):
         raise ConfigError(f"{where}: needs benchmark/controls (the gains are over the stronger)")
+    modules = list(dict.fromkeys(group_of(w) for w in c["weightings"]))
+    if "modules" in c and sorted(c["modules"]) != sorted(modules):
+        raise ConfigError(f"{where}/modules: {c['modules']} are not the modules of the curves' "
+                          f"weightings: {modules} (termweight.weighting.group_of)")
     from termweight.subsample import _check_fractions
 
     try:
@@ -80,8 +85,8 @@ def curves_config(params: dict, source: str = "params.yaml") -> dict:
 
 def cmd_curves_column(args) -> None:
     """One weighting's column on every subsample of one dataset's standard split."""
-    from termweight.config import load_params
     from termweight.corpus import Corpus
+    from termweight.runner.config import load_params
     from termweight.splits import Split
     from termweight.subsample import learning_curve_splits
 
@@ -95,19 +100,20 @@ def cmd_curves_column(args) -> None:
     base = Split.load(args.split.format(split=cfg["base"][dataset]), n_docs=corpus.n_docs)
     splits = learning_curve_splits(base, corpus.Y, cfg["fractions"], cfg["repeats"],
                                    int(params.get("seed", 0)))
-    column_on_splits(args, splits, "subsamples")
+    column_on_splits(args, splits, "subsamples", only=cfg["weightings"])
 
 
-def column_on_splits(args, splits, kind: str) -> None:
-    """``benchmark-column`` (``args``: its params, run, encoding, corpus, settings, outputs) on
-    ``splits`` made in the job: each written with its training statistics (``stats``) into a
-    work directory beside ``args.out`` (``.<out>.<kind>``), removed afterwards."""
+def column_on_splits(args, splits, kind: str, only=None) -> None:
+    """``benchmark-column`` (``args``: its params, run, encoding or weighting module, corpus,
+    settings, outputs) on ``splits`` made in the job: each written with its training statistics
+    (``stats``) into a work directory beside ``args.out`` (``.<weighting>.<kind>``), removed
+    afterwards; ``only``: the module's weightings to run (default: all the run has)."""
     from termweight.steps.column import cmd_column
     from termweight.steps.features import cmd_stats
 
     names = [s.name for s in splits]
     out = Path(args.out)
-    work = out.parent / f".{out.name}.{kind}"
+    work = out.parent / f".{(args.encoding or args.weighting)}.{kind}"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
@@ -117,10 +123,10 @@ def column_on_splits(args, splits, kind: str) -> None:
         cmd_stats(argparse.Namespace(corpus=args.corpus, split=split, out=stats, names=names,
                                      params=None, exp=None))
         cmd_column(argparse.Namespace(
-            params=args.params, exp=args.exp, encoding=args.encoding, corpus=args.corpus,
-            split=split, stats=stats, settings=args.settings, learner=None, normalize=None,
-            decisions_dir=None, out=args.out, out_seconds=args.out_seconds, names=names,
-            jobs=args.jobs))
+            params=args.params, exp=args.exp, encoding=args.encoding, weighting=args.weighting,
+            only=only, corpus=args.corpus, split=split, stats=stats, settings=args.settings,
+            learner=None, normalize=None, decisions_dir=None, out=args.out,
+            out_seconds=args.out_seconds, names=names, jobs=args.jobs))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -156,8 +162,8 @@ def load_curves(cfg: dict, columns: str, full: str, measure: str,
     """Long table: dataset, learner, weighting, fraction, repeats, score (the mean of ``measure``
     over the repeats). ``columns``/``full``: the curves' and the benchmark's column templates
     with ``{run}`` and ``{weighting}``; every subsample and learner checked present once."""
-    from termweight.errors import DataError
     from termweight.intermediates import read_metrics
+    from termweight.runner.errors import DataError
     from termweight.settings import BENCHMARK_PREFIX
     from termweight.subsample import curve_name
 
@@ -166,7 +172,7 @@ def load_curves(cfg: dict, columns: str, full: str, measure: str,
     for d in cfg["datasets"]:
         for w in cfg["weightings"]:
             for template, want in ((columns, expected), (full, {cfg["base"][d]})):
-                path = template.format(run=f"{BENCHMARK_PREFIX}{d}", weighting=w)
+                path = template.format(run=f"{BENCHMARK_PREFIX}{d}", weighting=w, group=group_of(w))
                 runs = column_runs(path, read_metrics(path))
                 if template == full:  # the base split's rows: the whole training set
                     runs = runs[runs["split"] == cfg["base"][d]]
@@ -303,9 +309,9 @@ def text(summ: pd.DataFrame, measure_name: str) -> str:
 
 def cmd_curves_report(args) -> None:
     """The curve columns and the benchmark's -> CSV, table, figure, JSON, macros."""
-    from termweight.config import load_params
     from termweight.experiments.benchmark import LEARNER_NAMES, MEASURE_NAMES, MEASURES
     from termweight.reporting import save_figure
+    from termweight.runner.config import load_params
 
     params = load_params(args.params)
     cfg = curves_config(params, args.params)
@@ -335,12 +341,21 @@ def cmd_curves_report(args) -> None:
              len(cfg["fractions"]) + 1)
 
 
+def add_weighting_options(p) -> None:
+    """``--encoding`` (one weighting) or ``--weighting`` (a module's; ``--out`` with {encoding})."""
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--encoding", help="the weighting")
+    which.add_argument("--weighting", metavar="MODULE",
+                       help="the weightings of this module of termweight.weightings (--out and "
+                       "--out-seconds with {encoding})")
+
+
 def register(sub) -> None:
     p = sub.add_parser("curves-column", help="a column on subsamples",
                        description=__doc__.splitlines()[0])
     p.add_argument("--params", required=True, help="params.yaml (benchmark: with curves:)")
     p.add_argument("--exp", required=True, help="the benchmark run, bench_<dataset>")
-    p.add_argument("--encoding", required=True, help="the weighting")
+    add_weighting_options(p)
     p.add_argument("--corpus", required=True, help="the corpus directory")
     p.add_argument("--split", required=True,
                    help="the run's splits, a template with {split} (the base split is read)")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from termweight.errors import ConfigError
+from termweight.runner.errors import ConfigError
 
 LOG = Path(__file__).with_name("deviations.yaml")
 FIELDS = ("id", "paper", "date", "changed_in", "seen_at", "claims", "what", "why", "before",

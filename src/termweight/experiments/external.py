@@ -280,8 +280,8 @@ def check_published(path, published) -> dict:
     """The published numbers as read: ``sources`` and ``rows``; every row names a declared
     source and one of ``MEASURES``, holds its (source, run, measure) once and a number finite
     and in [0, 1]."""
-    from termweight.errors import DataError
     from termweight.results_check import UNIT, check_range
+    from termweight.runner.errors import DataError
 
     if not (isinstance(published, dict) and isinstance(published.get("sources"), dict)
             and isinstance(published.get("rows"), list)):
@@ -306,8 +306,8 @@ def check_published(path, published) -> dict:
 def check_results(path, published: dict, results: dict) -> None:
     """Every published row's run is one of ``results`` (this module's runs), and ours of its
     measure (with unit-length rows too, where run) is finite and in [0, 1]."""
-    from termweight.errors import DataError
     from termweight.results_check import UNIT, check_measures
+    from termweight.runner.errors import DataError
 
     for i, row in enumerate(published["rows"]):
         ours = results.get(row["run"])
@@ -322,8 +322,8 @@ def check_results(path, published: dict, results: dict) -> None:
 def cmd_external_compare(args) -> None:
     import pandas as pd
 
-    from termweight import io
-    from termweight.errors import DataError
+    from termweight.runner import io
+    from termweight.runner.errors import DataError
 
     try:
         published = json.loads(Path(args.published).read_text())

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from termweight import io
 from termweight.experiments import claims
 from termweight.experiments.papers import tex_escape
+from termweight.runner import io
 
 #: the two tf-idf controls every benchmark answer is stated against
 CONTROLS = ("tfidf", "sklearn_sublinear_tfidf")
@@ -98,17 +98,13 @@ def _family_row(a: dict) -> str:
             rf"\texttt{{{tex_escape(f['best'])}}} ({f['avg_rank']:.2f}) & "
             f"{len(f['tie_set']) - 1} of {f['k'] - 1} & "
             rf"\texttt{{{tex_escape(ctl)}}} ({f['controls'][ctl]['avg_rank']:.2f}), "
-            + (r"the best" if p is None else _p(p)) + r" \\")
-
-
-def _p(p: float) -> str:
-    return "$p<0.001$" if p < 0.001 else f"$p={p:.3f}$"
+            + (r"the best" if p is None else claims.p_text(p, math=True)) + r" \\")
 
 
 def _answer_row(a: dict) -> str:
     shown = ", ".join(rf"\texttt{{{tex_escape(w)}}}" for w in a["ties"][:4])
     more = f", \\dots{{}} ({len(a['ties'])} in all)" if len(a["ties"]) > 4 else ""
-    ctl = "; ".join(rf"\texttt{{{tex_escape(c)}}} {pos} of {a['k']}, {_p(p)}"
+    ctl = "; ".join(rf"\texttt{{{tex_escape(c)}}} {pos} of {a['k']}, {claims.p_text(p, math=True)}"
                     for c, (_, pos, p) in a["controls"].items())
     return (f"{LEARNER_NAMES.get(a['learner'], tex_escape(a['learner']))} & "
             rf"\texttt{{{tex_escape(a['best'])}}} ({a['best_rank']:.2f}) & "

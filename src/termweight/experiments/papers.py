@@ -6,14 +6,12 @@ A paper is a package (or a module) of ``termweight.experiments`` that calls ``de
 ``reports/metrics/<name>.json``), its title, where it stands in the report, the README's rows, and
 how its headline numbers are read. Everything that lists the papers (the report's sections and
 summary table, the README's results, ``reports/headlines.json``, ``list experiments``, the PDF's
-generated files) reads ``papers``, except four places that still name papers' ``params.yaml``
-sections (issue #66): the datasets each paper needs (``termweight.pipeline.dvcyaml``), Forman's
-and Mukras's split protocols (``termweight.config``), the datasets the benchmark shares with
-Forman and Kim (``termweight.experiments.benchmark``) and the ``run`` command's help
+generated files) reads ``papers``, except the places that name papers' ``params.yaml``
+sections: the pipeline's declarations (dvc.yaml and workflow/rules/<paper>.smk: a paper's stages),
+Forman's and Mukras's split protocols (``termweight.runner.config``), the datasets the benchmark
+shares with Forman and Kim (``termweight.experiments.benchmark``) and the ``run`` command's help
 (``termweight.steps.workflow``). A paper PACKAGE can also hold, beside its ``__init__.py``:
 
-- ``stages.yaml``: its steps, declared as in ``workflow/stages.yaml``; ``dvc.yaml`` gets them, and
-  Snakemake builds its rules from them (``workflow/rules/declared.smk``);
 - ``section.tex``: its section of the PDF (else ``reports/sections/<name>.tex``);
 - ``published.json``: the numbers it prints (else
   ``src/termweight/experiments/published/<name>.json``).
@@ -29,9 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: the package whose modules ``papers`` imports (read by termweight.pipeline.codedeps: the
-#: steps that list the papers depend on every paper's registration)
-DISCOVERS = "termweight.experiments"
 HERE = Path(__file__).resolve().parent
 
 
@@ -71,7 +66,7 @@ class Paper:
         return path if (path / "__init__.py").exists() else None
 
     def file(self, name: str) -> Path | None:
-        """A file of the paper's package (``stages.yaml``, ``section.tex``, ...), if it has it."""
+        """A file of the paper's package (``section.tex``, ``published.json``), if it has it."""
         home = self.home
         return home / name if home is not None and (home / name).exists() else None
 

@@ -1,6 +1,6 @@
 """The benchmark against a learner outside term weighting: fastText's row (``reference-report``).
 
-With ``benchmark.reference: true`` every benchmark dataset gets a fastText column
+Every benchmark dataset gets a fastText column
 (``benchmark-reference``: fastText's supervised classifier trained from scratch on the same
 splits, epochs by the same inner folds). This module sets it beside the grid, per dataset, in the
 benchmark's first measure (each score the mean over the dataset's splits): per learner the
@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
-from termweight.errors import DataError
+from termweight.runner import io
+from termweight.runner.errors import DataError
 
 log = logging.getLogger("termweight")
 
@@ -190,7 +190,6 @@ def registered(summ: pd.DataFrame, names: dict) -> dict:
 
 def cmd_reference_report(args) -> None:
     """fastText's columns, the grid's runs and conclusions -> CSV, table, JSON, macros."""
-    from termweight.config import load_params
     from termweight.experiments.benchmark import (
         LEARNER_NAMES,
         MEASURE_NAMES,
@@ -198,6 +197,7 @@ def cmd_reference_report(args) -> None:
         dataset_scores,
         load_runs,
     )
+    from termweight.runner.config import load_params
     from termweight.steps.reference import MAX_EPOCHS
 
     params = load_params(args.params)

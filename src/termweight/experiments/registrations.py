@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from termweight.errors import ConfigError
+from termweight.runner.errors import ConfigError
 
 REGISTRY = Path(__file__).with_name("registrations.yaml")
 FIELDS = ("id", "registered", "analysis", "hypothesis", "rule", "seen_before", "results")

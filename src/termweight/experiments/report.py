@@ -38,11 +38,11 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from termweight import io
-from termweight.errors import DataError, TermweightError
 from termweight.experiments import claims
 from termweight.experiments.papers import Headline, papers, tex_escape
 from termweight.experiments.papers import get as _get
+from termweight.runner import io
+from termweight.runner.errors import DataError, TermweightError
 
 log = logging.getLogger("termweight.report")
 
@@ -121,8 +121,8 @@ def cmd_report_macros(args) -> None:
 def check_experiment_metrics(path, metrics: dict, params_path, exp: str) -> None:
     """An experiment's metrics JSON against the params: its dataset, exactly the declared
     encodings, and as many splits as the protocol declares (the number the macros quote)."""
-    from termweight.config import load_params
     from termweight.results_check import check_count, check_mapping
+    from termweight.runner.config import load_params
     from termweight.splits import split_names
 
     spec = load_params(params_path).get("experiments", {}).get(exp)
@@ -538,7 +538,7 @@ def provenance(root: Path, params_path: Path, reports: Path | None = None) -> di
         date, date_source = _git(root, "log", "-1", "--format=%cs", "HEAD"), "commit date"
     else:
         date, date_source = None, None
-    from termweight.config import read_yaml
+    from termweight.runner.config import read_yaml
 
     params = read_yaml(params_path)
     shown = shown_results(reports, sorted(params.get("experiments", {})))
@@ -719,7 +719,7 @@ def build_pdf(reports: Path, out_pdf: Path, source_epoch: int) -> None:
 
 
 def cmd_report(args) -> None:
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     reports = Path(args.reports)
     root = Path(args.root)
@@ -785,7 +785,7 @@ def check_stamp(root: Path, reports: Path, params_path: Path) -> list[str]:
     """How this checkout differs from the build ``reports/provenance.json`` records: one line per
     input file whose MD5 differs (or is missing or new), and the params or lock hash if changed."""
     from termweight import environment
-    from termweight.config import read_yaml
+    from termweight.runner.config import read_yaml
 
     path = stamp_files(reports)[1]
     rec = io.read_json_object(path)

@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from termweight import io
-from termweight.errors import ConfigError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError
+from termweight.weighting import group_of
 
 log = logging.getLogger("termweight")
 
@@ -65,9 +66,9 @@ def seed_config(params: dict, source: str = "params.yaml") -> dict:
 
 def cmd_seed_column(args) -> None:
     """One weighting's column on a dataset's splits drawn with the second seed."""
-    from termweight.config import load_params
     from termweight.corpus import Corpus
     from termweight.experiments.curves import column_on_splits
+    from termweight.runner.config import load_params
     from termweight.settings import benchmark_runs
     from termweight.splits import make_splits
 
@@ -91,16 +92,16 @@ def load_scores(cfg: dict, template: str, measure: str, learners) -> pd.DataFram
     """dataset, learner, weighting, score (the mean of ``measure`` over the splits) from the
     columns ``template`` (``{run}``, ``{weighting}``); every split and learner checked present
     once and every value finite."""
-    from termweight.errors import DataError
     from termweight.experiments.curves import column_runs
     from termweight.intermediates import read_metrics
+    from termweight.runner.errors import DataError
     from termweight.settings import BENCHMARK_PREFIX
 
     rows = []
     for d in cfg["datasets"]:
         want = set(cfg["splits"][d])
         for w in cfg["weightings"]:
-            path = template.format(run=f"{BENCHMARK_PREFIX}{d}", weighting=w)
+            path = template.format(run=f"{BENCHMARK_PREFIX}{d}", weighting=w, group=group_of(w))
             runs = column_runs(path, read_metrics(path))
             for learner in learners:
                 got = runs.loc[runs["learner"] == learner]
@@ -206,8 +207,8 @@ def text(per_learner: dict, cmp_rows: list, cfg: dict, learner_names: dict) -> s
 
 def cmd_seed_report(args) -> None:
     """Both seeds' columns -> CSV, table, JSON, macros."""
-    from termweight.config import load_params
     from termweight.experiments.benchmark import LEARNER_NAMES, MEASURES
+    from termweight.runner.config import load_params
 
     params = load_params(args.params)
     cfg = seed_config(params, args.params)
@@ -239,11 +240,13 @@ def cmd_seed_report(args) -> None:
 
 
 def register(sub) -> None:
+    from termweight.experiments.curves import add_weighting_options
+
     p = sub.add_parser("seed-column", help="a column, second fold seed",
                        description=__doc__.splitlines()[0])
     p.add_argument("--params", required=True, help="params.yaml (benchmark: with second_seed:)")
     p.add_argument("--exp", required=True, help="the benchmark run, bench_<dataset>")
-    p.add_argument("--encoding", required=True, help="the weighting")
+    add_weighting_options(p)
     p.add_argument("--corpus", required=True, help="the corpus directory")
     p.add_argument("--settings", help="the resolved protocol (data/benchmark/settings.json)")
     p.add_argument("--out", required=True, help="per-task metrics, CSV (benchmark-column's)")

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
-from termweight.errors import ConfigError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError
 
 log = logging.getLogger("termweight")
 
@@ -154,8 +154,8 @@ def text(summ: pd.DataFrame, cfg: dict, measure_name: str) -> str:
 
 def cmd_benchmark_sensitivity(args) -> None:
     """runs.csv of the headline grid and of the sensitivity runs -> table, CSV, JSON, macros."""
-    from termweight.config import load_params
     from termweight.experiments.benchmark import MEASURE_NAMES, MEASURES
+    from termweight.runner.config import load_params
 
     params = load_params(args.params)
     cfg = sensitivity_config(params, args.params)

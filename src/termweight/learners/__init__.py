@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from termweight._lazy import lazy_exports
 from termweight.learners._checks import TrivialModelWarning
+from termweight.runner.lazy import lazy_exports
 
 #: public name -> module that defines it
 _ESTIMATORS = {

@@ -205,7 +205,7 @@ def fit_learner(name: str, X, Y, C: float = 1.0, col_weights=None, random_state:
     SVM, 1,000 for logistic regression).
     """
     if name not in LEARNERS:
-        from termweight.errors import ConfigError
+        from termweight.runner.errors import ConfigError
 
         raise ConfigError(f"unknown learner {name!r}; known: {', '.join(LEARNERS)}")
     relative_C = relative_C and name in RELATIVE_C_LEARNERS

@@ -103,7 +103,7 @@ class Protocol:
             return None
         unknown = sorted(set(section) - TUNING_KEYS)
         if unknown:
-            from termweight.errors import ConfigError
+            from termweight.runner.errors import ConfigError
 
             raise ConfigError(f"benchmark.tuning: unknown key(s) {', '.join(map(str, unknown))}; "
                               f"known: {', '.join(sorted(TUNING_KEYS))}")
@@ -112,7 +112,7 @@ class Protocol:
             v = section.get(key)
             bad = sorted(set(v) - learners) if isinstance(v, dict) else []
             if bad:
-                from termweight.errors import ConfigError
+                from termweight.runner.errors import ConfigError
 
                 raise ConfigError(f"benchmark.tuning.{key}: unknown learner(s) {', '.join(bad)}; "
                                   f"known: {', '.join(sorted(learners))}")

@@ -7,7 +7,7 @@ more split names: Snakemake runs one job per split) or ``--params`` and ``--exp`
 the experiment: DVC runs one stage over all splits); both produce the same files.
 
 Every module of ``MODULES`` defines ``register(subparsers)``, which adds its sub-commands;
-``termweight.cli`` calls them in this order (the order of ``python -m termweight --help``):
+``termweight.runner.cli`` calls them in this order (the order of ``python -m termweight --help``):
 
 - ``catalogue``: ``list`` (datasets, metrics, encodings, learners, experiments);
 - ``data``: ``prepare``, ``tokenize``, ``count``;
@@ -21,7 +21,5 @@ read once per command, option helpers). The papers' steps live in ``termweight.e
 """
 
 #: the step modules, in the order their sub-commands are listed
-MODULES = ("catalogue", "data", "split", "features", "learn", "results", "workflow")
+MODULES = ("catalogue", "data", "split", "features", "learn", "results", "headlines", "workflow")
 
-#: runner code (termweight.pipeline.codedeps): the list of step modules
-RUNNER = True

@@ -12,7 +12,7 @@ repository) it lists the papers and says so on stderr.
 
 from __future__ import annotations
 
-from termweight.steps.common import first_line
+from termweight.runner.common import first_line
 
 LIST_KINDS = ("datasets", "metrics", "encodings", "learners", "experiments")
 
@@ -23,13 +23,6 @@ BASE_ENCODING_HELP = {
     "logtf": "log(1 + count)",
     "tfidf": "count x training idf, rows scaled to unit L2 norm (cosine); needs 'idf' in scores",
 }
-
-
-def _metric_table() -> dict[str, str]:
-    """name -> one-line description (formula and source): termweight.scoring.METRIC_DESCRIPTIONS."""
-    from termweight import scoring
-
-    return dict(scoring.METRIC_DESCRIPTIONS)
 
 
 def _rows(rows) -> None:
@@ -57,7 +50,7 @@ def _mirror(args):
     path = _params_file(args)
     if path is None:
         return None
-    from termweight.config import read_yaml  # the one key: no schema validation (1 s)
+    from termweight.runner.config import read_yaml  # the one key: no schema validation (1 s)
 
     params = read_yaml(path)
     mirror = params.get("mirror") if isinstance(params, dict) else None
@@ -116,10 +109,9 @@ def _list_datasets(args) -> None:
 def _list_metrics(args) -> None:
     from termweight import scoring
 
-    formulas = _metric_table()
     rows = []
-    for name, (func, swapped) in scoring.METRICS.items():
-        text = first_line(func.__doc__) or formulas.get(name) or formulas.get(func.__name__, "")
+    for name, (_, swapped) in scoring.METRICS.items():
+        text = scoring.METRIC_DESCRIPTIONS.get(name, "")
         if swapped:
             text = f"{text} [swap: cells swapped for negatively correlated terms]"
         rows.append((name, text or "(no description)"))
@@ -163,7 +155,7 @@ def _list_experiments(args) -> None:
               "their declarations; run it in the repository, or give --params FILE, for the "
               "experiments", file=sys.stderr)
     else:
-        from termweight.config import load_params
+        from termweight.runner.config import load_params
 
         params = load_params(path)
     for name, exp in params.get("experiments", {}).items():

@@ -24,26 +24,51 @@ from pathlib import Path
 
 import numpy as np
 
-from termweight import io
+from termweight.runner import common, io
 from termweight.settings import benchmark_settings, protocol_of
-from termweight.steps import common
 
 log = logging.getLogger("termweight")
 
 
 def cmd_column(args) -> None:
+    """One weighting's column (``--encoding``), or each of a group's (``--weighting``: the
+    encodings of that weighting module that the run has, ``--out`` with ``{encoding}``)."""
+    from termweight.runner.errors import TermweightError
+    from termweight.weighting import group_of, groups
+
+    _, run = common.experiment(args)
+    if args.weighting is not None:
+        if args.weighting not in groups():
+            raise TermweightError(f"--weighting {args.weighting!r}: not a weighting module; "
+                                  f"known: {', '.join(groups())}")
+        encodings = [e for e in run["encodings"] if group_of(e) == args.weighting]
+        if not encodings:
+            raise TermweightError(f"{args.params}: run {args.exp} has no weighting of "
+                                  f"{args.weighting!r} (benchmark: weightings)")
+        for template in (args.out, args.out_seconds):
+            if template is not None and "{encoding}" not in template:
+                raise TermweightError(f"--weighting needs {{encoding}} in {template!r}")
+    else:
+        encodings = [args.encoding]
+    only = getattr(args, "only", None)  # learning curves: the listed weightings of the module
+    for encoding in [e for e in encodings if only is None or e in only]:
+        out_seconds = None if args.out_seconds is None else args.out_seconds.format(encoding=encoding)
+        _column(args, encoding, Path(args.out.format(encoding=encoding)), out_seconds)
+
+
+def _column(args, encoding: str, out: Path, out_seconds: str | None) -> None:
+    """One weighting's column: every split and learner (module docstring), into ``out``."""
     from termweight import scoring
     from termweight.corpus import Corpus
     from termweight.splits import Split
     from termweight.steps.features import _load_stats, encode_split, fold_encoder
     from termweight.steps.learn import _log_fit, fit_model, metrics_frame, model_decisions
-    from termweight.weighting import aliases_of, needed_scores
+    from termweight.weighting import needed_scores
 
     started = time.perf_counter(), time.process_time()
     params, run = common.experiment(args)
-    encoding = args.encoding
     if encoding not in run["encodings"]:
-        from termweight.errors import TermweightError
+        from termweight.runner.errors import TermweightError
 
         raise TermweightError(f"{args.params}: run {args.exp} has no weighting {encoding!r} "
                               f"(benchmark: weightings)")
@@ -55,20 +80,16 @@ def cmd_column(args) -> None:
     protocol = protocol_of(settings)
     if args.normalize is not None:  # the sensitivity study: the tuned protocol, other rows
         if protocol is None:
-            from termweight.errors import TermweightError
+            from termweight.runner.errors import TermweightError
 
             raise TermweightError(f"{args.params}: --normalize needs the tuned protocol "
                                   "(benchmark: tuning)")
         protocol = dataclasses.replace(protocol, normalize=args.normalize)
     fit = dict(settings.get("fit", {}))
     C = fit.pop("C", None)
-    # the weightings that are this one at unit length: checked on every split, not computed
-    aliases = (aliases_of(encoding, run["encodings"])
-               if protocol is not None and protocol.normalize == "l2" else [])
-    metrics = needed_scores([encoding, *aliases])
+    metrics = needed_scores([encoding])
     corpus = Corpus.load(args.corpus)
     names = common.names(args)
-    out = Path(args.out)
     parts = out.parent / f".{out.name}.parts"  # one table per (learner, split), from the workers
     shutil.rmtree(parts, ignore_errors=True)
     parts.mkdir(parents=True)
@@ -81,9 +102,6 @@ def cmd_column(args) -> None:
         scores = {m: scoring.score(m, st) for m in metrics}
         X = corpus.X[:, columns]
         enc = encode_split(X, corpus.Y, split, scores, encoding, run.get("mixch", {}))
-        for alias in aliases:
-            same_unit_rows(enc, encode_split(X, corpus.Y, split, scores, alias),
-                           f"{common.fmt(args.split, split=name)}: {alias} as {encoding}")
         # the inner folds: each encoded from its own inner-training rows
         inner = fold_encoder(X[split.train], corpus.Y[split.train], encoding,
                              run.get("mixch", {})) if protocol is not None else None
@@ -115,8 +133,8 @@ def cmd_column(args) -> None:
         io.write_table(out, pd.concat([read_metrics(parts / f"{learner}.{name}.csv")
                                        for learner in learners for name in names],
                                       ignore_index=True))
-        if args.out_seconds:
-            io.write_json(args.out_seconds, column_seconds(
+        if out_seconds:
+            io.write_json(out_seconds, column_seconds(
                 [io.read_json(parts / f"{name}.seconds.json") for name in names], started))
     finally:
         shutil.rmtree(parts, ignore_errors=True)
@@ -125,7 +143,7 @@ def cmd_column(args) -> None:
 def read_settings(path) -> dict:
     """``data/benchmark/settings.json`` (``termweight.settings.benchmark_settings``), checked: a
     ``DataError`` naming the file and the key."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     s = io.read_json_object(path)
     if not (isinstance(s.get("learners"), list) and s["learners"]
@@ -184,8 +202,8 @@ def same_unit_rows(a: dict, b: dict, where: str) -> float:
     """The largest difference between the unit-length rows, task by task, of two encodings of
     one split (``encode_split``), training and test rows; a ``DataError`` naming ``where``
     above ``ALIAS_TOLERANCE``."""
-    from termweight.errors import DataError
     from termweight.learners.protocol import task_rows
+    from termweight.runner.errors import DataError
 
     def weights(e, c):
         if e.get("col_weights") is None:
@@ -216,12 +234,16 @@ def register(sub) -> None:
     p.add_argument("--corpus", required=True, help=common.CORPUS_HELP)
     p.add_argument("--split", required=True, help=common.SPLIT_HELP)
     p.add_argument("--stats", required=True, help=common.STATS_HELP)
-    p.add_argument("--encoding", required=True,
-                   help="the weighting (python -m termweight list encodings)")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--encoding", help="the weighting (python -m termweight list encodings)")
+    which.add_argument("--weighting", metavar="MODULE",
+                       help="every weighting of the run that this module of termweight.weightings "
+                       "computes (unsupervised: the unsupervised ones); --out with {encoding}")
     p.add_argument("--learner", nargs="+",
                    help="learners (default: the run's, params.yaml's benchmark: learners)")
     p.add_argument("--out", required=True,
-                   help="the column's per-task metrics, CSV: a row per learner, split and task")
+                   help="the column's per-task metrics, CSV: a row per learner, split and task "
+                   "({encoding}: the weighting's name)")
     p.add_argument("--settings",
                    help="the resolved learners and protocol (data/benchmark/settings.json, written "
                    "by benchmark-settings); default: resolved from --params")
@@ -249,7 +271,7 @@ def cmd_settings(args) -> None:
     """Write the benchmark's resolved settings (``termweight.settings.benchmark_settings``),
     rewriting the file only when they changed."""
     from termweight import formats
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     out = Path(args.out)
     text = formats.json_text(benchmark_settings(load_params(args.params)))

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from termweight import io
-from termweight.steps import common
+from termweight.runner import common, io
 
 log = logging.getLogger("termweight")
 
@@ -21,7 +20,7 @@ def cmd_prepare(args) -> None:
     mirror = args.mirror
     params = {}
     if args.params:
-        from termweight.config import load_params
+        from termweight.runner.config import load_params
 
         params = load_params(args.params)
         if mirror is None:
@@ -36,7 +35,7 @@ def cmd_prepare(args) -> None:
         raw = fetch(spec, Path(args.raw.format(dataset=spec.name)),
                     mirror=Path(mirror) if mirror else None,
                     limits=ExtractLimits.from_params(params.get("archive_limits")))
-    from termweight.errors import blame
+    from termweight.runner.errors import blame
 
     with blame(raw if raw is not None else spec.name, spec.name):  # name the raw files
         result = spec.parser(raw, dict(spec.options))
@@ -60,7 +59,7 @@ def cmd_tokenize(args) -> None:
 def cmd_count(args) -> None:
     from termweight.corpus import Corpus
     from termweight.datasets import Documents
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
     from termweight.text import count_matrix
 
     docs = Documents.load(args.documents)

@@ -7,8 +7,7 @@ import logging
 
 import numpy as np
 
-from termweight import io
-from termweight.steps import common
+from termweight.runner import common, io
 
 log = logging.getLogger("termweight")
 

@@ -8,10 +8,9 @@ import time
 
 import numpy as np
 
-from termweight import io
 from termweight.intermediates import load
+from termweight.runner import common, io
 from termweight.settings import learner_C
-from termweight.steps import common
 
 log = logging.getLogger("termweight")
 
@@ -27,7 +26,7 @@ def cmd_train(args) -> None:
 
     protocol = _protocol(args) if learner else None
     if protocol is not None:  # its inner folds are encoded from counts, which train has not
-        from termweight.errors import TermweightError
+        from termweight.runner.errors import TermweightError
 
         raise TermweightError(f"{args.params}: train --learner under the tuned protocol "
                               "(benchmark: tuning) would score its inner folds with weights of "
@@ -105,7 +104,7 @@ PROTOCOL_KEYS = ("converged", "value", "normalize", "inner_unconverged")
 
 def _protocol_arrays(path, model) -> dict:
     """The tuned protocol's extra arrays of a model file, checked (empty for a fixed-C model)."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     if "normalize" not in model:
         return {}

@@ -24,9 +24,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from termweight import io
+from termweight.runner import common, io
 from termweight.settings import benchmark_settings, protocol_of
-from termweight.steps import common
 
 log = logging.getLogger("termweight")
 
@@ -144,8 +143,8 @@ def cmd_reference(args) -> None:
     import pandas as pd
 
     from termweight.corpus import Corpus
-    from termweight.errors import TermweightError
     from termweight.learners.reference import FastTextClassifier
+    from termweight.runner.errors import TermweightError
     from termweight.splits import Split
     from termweight.steps.column import read_settings
     from termweight.steps.learn import metrics_frame

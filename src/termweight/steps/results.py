@@ -1,15 +1,14 @@
-"""Per-task metrics -> averages, table, figure, headlines: ``aggregate``, ``table``, ``figure``,
-``headlines``."""
+"""Per-task metrics -> averages, table, figure: ``aggregate``, ``table``, ``figure`` (the
+headline numbers of every paper: ``termweight.steps.headlines``)."""
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 
-from termweight import io
 from termweight.intermediates import read_runs
+from termweight.runner import common, io
 from termweight.settings import learner_C
-from termweight.steps import common
 
 log = logging.getLogger("termweight")
 
@@ -66,8 +65,8 @@ def _column_table(args, encoding: str, names):
     """A benchmark column's table (``benchmark-column --out``), the rows of ``--learner``:
     checked as every metrics table (``read_metrics``), and to hold every split of the run, each
     task once."""
-    from termweight.errors import DataError, TermweightError
     from termweight.intermediates import read_metrics
+    from termweight.runner.errors import DataError, TermweightError
 
     if not args.learner:
         raise TermweightError(f"aggregate: --metrics {args.metrics} has no {{split}}: it is a "
@@ -197,21 +196,8 @@ def cmd_figure(args) -> None:
     save_figure(fig, Path(args.out).with_suffix(""))
 
 
-def cmd_headlines(args) -> None:
-    """A few headline numbers per paper and experiment -> one small JSON, DVC's metrics.
-
-    (termweight.headlines: the README's results table and each experiment's micro-F1.)
-    """
-    from termweight.config import load_params
-    from termweight.headlines import headlines
-
-    out = headlines(load_params(args.params), Path(args.reports), Path(args.published))
-    io.write_json(args.out, out)
-    log.info("headlines of %s -> %s", ", ".join(out) or "nothing", args.out)
-
-
 def register(sub) -> None:
-    """``aggregate``, ``table``, ``figure``, ``headlines``."""
+    """``aggregate``, ``table``, ``figure``."""
     p = sub.add_parser("aggregate", help="per-run averages and the metrics JSON")
     p.add_argument("--metrics", required=True,
                    help="per-task metrics template with {encoding} and {split}, written by "
@@ -237,14 +223,3 @@ def register(sub) -> None:
                        help="LaTeX table to write (.tex)" if name == "table" else
                        "figure to write (.pdf; a .png of the same name is written beside it)")
         p.set_defaults(func=func)
-    p = sub.add_parser("headlines", help="a few headline numbers per paper and experiment -> "
-                       "one small JSON (DVC's metrics)",
-                       description=common.first_line(cmd_headlines.__doc__))
-    p.add_argument("--params", default="params.yaml",
-                   help="params file: its experiments are reported (default: %(default)s)")
-    p.add_argument("--reports", default="reports",
-                   help="directory holding metrics/<paper or experiment>.json (default: %(default)s)")
-    p.add_argument("--published", default="src/termweight/experiments/published",
-                   help="published numbers, one JSON per paper (default: %(default)s)")
-    p.add_argument("--out", required=True, help="JSON to write (reports/headlines.json)")
-    p.set_defaults(func=cmd_headlines)

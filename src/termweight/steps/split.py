@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from termweight.steps import common
+from termweight.runner import common
 
 log = logging.getLogger("termweight")
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from termweight.errors import TermweightError
+from termweight.runner.errors import TermweightError
 
 log = logging.getLogger("termweight")
 
@@ -74,16 +74,8 @@ def cmd_run(args) -> int:
     return subprocess.run(cmd, cwd=root, check=False).returncode
 
 
-def cmd_dvc_yaml(args) -> None:
-    """Write dvc.yaml from workflow/stages.yaml and params.yaml (``--check``: only compare)."""
-    from termweight.pipeline import dvcyaml
-
-    fresh = dvcyaml.write(Path(args.root), check=args.check)
-    log.info("dvc.yaml %s", "up to date" if fresh else "written")
-
-
 def register(sub) -> None:
-    """``run``, ``dvc-yaml`` and ``code-digest``."""
+    """``run``."""
     p = sub.add_parser("run", help="run the pipeline: snakemake --cores N [target ...] in the "
                        "repository (default target: all)",
                        description=" ".join(cmd_run.__doc__.split()))
@@ -97,21 +89,3 @@ def register(sub) -> None:
     p.add_argument("--root", help="the checkout (default: the current directory or the nearest "
                    "folder above it with a Snakefile and a params.yaml)")
     p.set_defaults(func=cmd_run)
-
-    p = sub.add_parser("dvc-yaml", help="dvc.yaml from workflow/stages.yaml and params.yaml",
-                       description=cmd_dvc_yaml.__doc__)
-    p.add_argument("--root", default=".", help="the checkout (default: %(default)s)")
-    p.add_argument("--check", action="store_true",
-                   help="do not write: exit 2 when dvc.yaml differs from a fresh generation")
-    p.set_defaults(func=cmd_dvc_yaml)
-
-    from termweight.pipeline.codedigest import cmd_code_digest
-
-    p = sub.add_parser("code-digest", help="write the md5 of the code a stage computes with, per "
-                       "module (its code dependency in dvc.yaml)",
-                       description=cmd_code_digest.__doc__)
-    p.add_argument("--out", required=True, help="the digest file (data/code/<stage>.json)")
-    p.add_argument("--entry", action="append", required=True,
-                   help="where the stage's code starts: module:function, module:* (all of it), "
-                   "per-item (termweight.pipeline.codedeps.entry_specs); repeated")
-    p.set_defaults(func=cmd_code_digest)

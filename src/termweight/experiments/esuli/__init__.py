@@ -53,10 +53,10 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import ConfigError, DataError
 from termweight.intermediates import load
 from termweight.learners.registry import LEARNERS as LEARNER_REGISTRY
+from termweight.runner import io
+from termweight.runner.errors import ConfigError, DataError
 
 log = logging.getLogger("termweight.esuli")
 
@@ -105,7 +105,7 @@ def svm_losses(cfg: dict) -> list[str]:
 
 
 def esuli_config(params_path) -> dict:
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     params = load_params(params_path)
     if "esuli" not in params:

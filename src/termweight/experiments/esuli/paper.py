@@ -2,7 +2,7 @@
 
 Its name, title, place in the report, README rows and how its headline numbers are read, kept
 apart from the module that computes (``termweight.experiments.esuli``), so that the compute
-stages do not depend on the report's code (``termweight.pipeline.codedeps``).
+stages do not list the report's code among their dependencies.
 """
 
 from __future__ import annotations

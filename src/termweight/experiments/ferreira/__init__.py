@@ -47,8 +47,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import ConfigError, DataError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError, DataError
 
 log = logging.getLogger("termweight.ferreira")
 
@@ -76,7 +76,7 @@ FIGURE_NUMBER = {"spambase": 2, "svmlight_example1": 3, "dexter": 4}
 
 def load_config(params_path) -> tuple[dict, dict]:
     """(params, the ``ferreira`` section) of a validated params file."""
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     params = load_params(params_path)
     if "ferreira" not in params:

@@ -1,32 +1,316 @@
-"""Forman (2008)'s claims and the gaps of its published numbers (``claims_and_gaps``), one
-function per claim or group of claims over the evidence of ``learner_results``; the decision
-rules are the ``verdict_*`` functions of ``termweight.experiments.forman``."""
+"""Forman (2008)'s claims: the evidence per learner (``learner_results``, ``selection_results``),
+the decision rules (``verdict_*``), and the claims and the gaps of its published numbers
+(``claims_and_gaps``), one function per claim or group of claims."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numpy as np
+import pandas as pd
+
 from termweight.experiments.claims import Claim, count_verdict
 from termweight.experiments.forman import (
     ALPHA,
     BNS_BINARY,
+    CELL_TESTS,
     MISSING,
     PAPER_LEARNER,
+    SELECTION_MARGIN,
     SELECTION_TIE,
     TFIDF,
+    UNIT,
+)
+from termweight.experiments.forman.results import (
     _learner_name,
-    _t,
     ascii_label,
-    gain_interval,
-    verdict_best,
-    verdict_cells,
-    verdict_gain,
-    verdict_runner_up,
-    verdict_selection,
-    verdict_sign,
+    paired,
+    per_task,
+    summarise,
 )
 
+
+def gain_interval(test: dict, scale: float = 100.0, level: float = 0.95) -> tuple[float, float]:
+    """The ``level`` confidence interval of a paired test's mean difference (``paired``:
+    ``mean_diff``, ``t``, ``n``), times ``scale``: ``d +- t_{n-1} d / t``."""
+    from scipy.stats import t as student
+
+    d, t, n = scale * test["mean_diff"], test["t"], test["n"]
+    if not np.isfinite(t) or t == 0 or n < 2:
+        return d, d
+    half = student.ppf(0.5 + level / 2, n - 1) * abs(d / t)
+    return d - half, d + half
+
+
+def verdict_gain(diff_pts: float, p: float, published_pts: float,
+                 ci: tuple[float, float], alpha: float = ALPHA) -> str:
+    """A claimed gain of about ``published_pts`` points, a claim of size (#52; the rule before
+    accepted anything within a factor 2): "reproduced" if our mean gain is positive,
+    significant (paired two-tailed t-test ``p < alpha``) and its 95% interval ``ci`` holds the
+    published gain; "partly" if positive and significant but the interval excludes it;
+    "inconclusive" if not significant while the interval holds both 0 and the published gain
+    (too noisy to tell); "not reproduced" otherwise."""
+    inside = ci[0] <= published_pts <= ci[1]
+    if diff_pts > 0 and p < alpha:
+        return "reproduced" if inside else "partly"
+    if p >= alpha and inside and ci[0] <= 0:
+        return "inconclusive"
+    return "not reproduced"
+
+
+def verdict_best(first: bool, diff: float, p: float, p_paper: float = 0.01,
+                 alpha: float = ALPHA) -> str:
+    """"Binary BNS is the best representation, significantly (p < ``p_paper``) better than the
+    best other": ``first`` = it has the highest mean F; ``diff``, ``p`` = its paired t-test against
+    the best other representation. "reproduced" if first with ``diff > 0`` and ``p < p_paper``;
+    "partly" if first but not that significant, or second and not significantly worse
+    (``p >= alpha``); "not reproduced" if another representation is significantly better."""
+    if first and diff > 0 and p < p_paper:
+        return "reproduced"
+    if first or p >= alpha:
+        return "partly"
+    return "not reproduced"
+
+
+def verdict_runner_up(others_ranked, published: str) -> str:
+    """"The runner-up was ``published``": over the representations other than binary BNS ranked
+    by mean F, "reproduced" if ``published`` is first, "partly" if in the top 3, else
+    "not reproduced"."""
+    others = [r for r in others_ranked if r != BNS_BINARY]
+    if others[:1] == [published]:
+        return "reproduced"
+    return "partly" if published in others[:3] else "not reproduced"
+
+
+def verdict_sign(diff: float, p: float, sign: int, alpha: float = ALPHA) -> str:
+    """A claimed difference of sign ``sign`` (+1 / -1): "reproduced" if ours has that sign and
+    ``p < alpha``; "partly" if that sign but not significant; "not reproduced" otherwise."""
+    if diff * sign > 0:
+        return "reproduced" if p < alpha else "partly"
+    return "not reproduced"
+
+
+def verdict_cells(tests, sign: int = 1, alpha: float = ALPHA) -> str:
+    """A difference of sign ``sign`` claimed in every cell (``paired`` results): "reproduced" if
+    every cell has it with ``p < alpha``; "not reproduced" if any cell is significantly of the
+    other sign or none has it significantly; else "partly"."""
+    from termweight.experiments.claims import count_verdict
+
+    ok = sum(t["mean_diff"] * sign > 0 and t["t_pvalue"] < alpha for t in tests)
+    bad = sum(t["mean_diff"] * sign < 0 and t["t_pvalue"] < alpha for t in tests)
+    return count_verdict(ok, len(tests), bad)
+
+
+def verdict_selection(states: dict) -> str:
+    """"BNS scaling with all features gives the best F-measure and accuracy of Fig. 6", per
+    measure ``states[measure]``: "holds" (all features with BNS at least the best selection
+    level's mean, or TOST-equivalent to it within ``SELECTION_MARGIN``), "fails" (the best level
+    significantly better) or "undecided". Reproduced if it holds for both measures, partly for
+    one, not reproduced if it fails for every measure it does not hold for, else inconclusive."""
+    n = sum(v == "holds" for v in states.values())
+    if n == len(states):
+        return "reproduced"
+    if n:
+        return "partly"
+    return "not reproduced" if all(v == "fails" for v in states.values()) else "inconclusive"
+
+
+def _t(test: dict, scale: float = 1.0, unit: str = "") -> str:
+    return (f"mean diff {scale * test['mean_diff']:+.{2 if scale > 1 else 4}f}{unit}, "
+            f"paired t = {test['t']:.2f}, "
+            f"p = {test['t_pvalue']:.2g}, n = {test['n']}")
+
+
+def skew_reweighted_gain(meas: pd.DataFrame, a: str, b: str, metric: str, edges) -> dict:
+    """The mean per-task gain ``a - b`` (seeds averaged) with the tasks reweighted so that the bins
+    of % positives (``edges``) hold the paper's mix, "each successive bin contains roughly half
+    as many benchmark tasks" (Sec. 4.3): bin i gets share 2^-(i+1), normalised over the bins we
+    have tasks in; within a bin the tasks count equally."""
+    wide = meas.groupby([*UNIT, "rep"], sort=True)[metric].mean().unstack("rep")
+    pos = meas.groupby(UNIT, sort=True)["pct_pos"].mean().loc[wide.index]
+    gain = (wide[a] - wide[b]).to_numpy()
+    bins = np.digitize(pos.to_numpy(), np.asarray(edges[1:-1], dtype=float))
+    counts = np.bincount(bins, minlength=len(edges) - 1)
+    share = 0.5 ** (np.arange(len(counts)) + 1.0) * (counts > 0)
+    w = (share / share.sum())[bins] / counts[bins]
+    return {"gain": float(np.sum(w * gain)), "unweighted": float(gain.mean()),
+            "tasks_per_bin": counts.tolist(), "paper_share": (share / share.sum()).round(4).tolist()}
+
+
+def learner_results(meas: pd.DataFrame, reps, edges=None) -> dict:
+    """One learner's summary for the claims: means, rankings and the paired tests they need
+    (``edges``: the bins of % positives, for the gains reweighted to the paper's skew mix)."""
+    summ = summarise(meas, ["rep"]).set_index("rep").loc[list(reps)]
+    ranked = summ.sort_values("f1", ascending=False).index.tolist()
+    out = {"f1": {r: round(float(summ.loc[r, "f1"]), 6) for r in reps},
+           "accuracy": {r: round(float(summ.loc[r, "accuracy"]), 6) for r in reps},
+           "ranking_by_f1": ranked,
+           "ranking_by_accuracy": summ.sort_values("accuracy", ascending=False).index.tolist(),
+           "not_converged": int(summ["not_converged"].sum()), "tests": {}}
+    if BNS_BINARY not in reps:
+        return out
+    best_other = next(r for r in ranked if r != BNS_BINARY)
+    out["best_other_than_bns"] = best_other
+    pairs = [("bns_vs_tfidf_f1", BNS_BINARY, TFIDF, "f1"),
+             ("bns_vs_tfidf_accuracy", BNS_BINARY, TFIDF, "accuracy"),
+             ("bns_vs_best_other_f1", BNS_BINARY, best_other, "f1"),
+             ("idf_vs_none_f1", "binary-idf", "binary-none", "f1")]
+    for key, a, b, metric in pairs:
+        if a in reps and b in reps:
+            out["tests"][key] = paired(meas, a, b, metric)
+    if edges is not None and TFIDF in reps and "pct_pos" in meas:
+        out["skew_reweighted"] = {m: skew_reweighted_gain(meas, BNS_BINARY, TFIDF, m, edges)
+                                  for m in ("f1", "accuracy")}
+    out["cells"] = cell_tests(meas, reps)
+    out["skew"] = skew_trend(meas, reps)
+    out["hardest"] = hardest_datasets(meas, reps)
+    return out
+
+
+def cell_tests(meas: pd.DataFrame, reps) -> dict[str, list[dict]]:
+    """``CELL_TESTS`` run (``paired``: over the tasks, seeds averaged), grouped by claim key;
+    templates whose representations were not run are left out."""
+    out: dict[str, list[dict]] = {}
+    for key, a, b, metric in CELL_TESTS:
+        if a in reps and b in reps:
+            out.setdefault(key, []).append(paired(meas, a, b, metric))
+    return out
+
+
+def skew_trend(meas: pd.DataFrame, reps) -> list[dict]:
+    """Sec. 4.3, Fig. 3, "the benefit of BNS scaling is greater for highly imbalanced
+    classification problems": per task (seeds averaged) the F gain of binary BNS over binary
+    unscaled and over binary IDF against the task's % positives; Spearman's rho (scipy), a
+    negative rho meaning larger gains at fewer positives."""
+    from scipy.stats import spearmanr
+
+    if BNS_BINARY not in reps or "pct_pos" not in meas:
+        return []
+    wide = meas.groupby([*UNIT, "rep"], sort=True)["f1"].mean().unstack("rep")
+    pos = meas.groupby(UNIT, sort=True)["pct_pos"].mean()
+    out = []
+    for other in ("binary-none", "binary-idf"):
+        if other in reps:
+            gain = wide[BNS_BINARY] - wide[other]
+            r = spearmanr(pos.loc[gain.index], gain)
+            out.append({"a": BNS_BINARY, "b": other, "rho": float(r.statistic),
+                        "p": float(r.pvalue), "n": int(gain.size)})
+    return out
+
+
+def hardest_datasets(meas: pd.DataFrame, reps, n: int = 3) -> list[dict]:
+    """Sec. 4.4, Fig. 4, "BNS did not dominate for three of the most difficult datasets, where
+    instead TF-BNS performed best": the ``n`` datasets with the lowest mean F of binary BNS, each
+    with its best representation by mean F and TF-BNS minus binary BNS there."""
+    if BNS_BINARY not in reps or "tf-bns" not in reps:
+        return []
+    f = meas[meas["rep"].isin(reps)].groupby(["dataset", "rep"])["f1"].mean().unstack("rep")
+    hard = f[BNS_BINARY].sort_values().index[:n]
+    return [{"dataset": d, "binary_bns": float(f.loc[d, BNS_BINARY]),
+             "tf_bns": float(f.loc[d, "tf-bns"]), "best": str(f.loc[d].idxmax()),
+             "best_f1": float(f.loc[d].max())} for d in hard]
+
+
+def selection_results(selm: pd.DataFrame, sel: pd.DataFrame) -> dict | None:
+    """Fig. 6: all features with BNS scaling against the best selection level, per measure, with
+    paired t-tests over the tasks, seeds averaged (None without the all + BNS cell)."""
+    alls = selm[(selm["selector"] == "all") & (selm["scaling"] == "bns")]
+    levels = sel[sel["selector"] != "all"]
+    if alls.empty:
+        return None
+    out = {}
+    for metric in ("f1", "accuracy"):
+        a = per_task(alls, metric)
+        res = {"all_bns": round(float(a.mean()), 6)}
+        if len(levels):
+            best = levels.loc[levels[metric].idxmax()]
+            cell = selm[(selm["selector"] == best["selector"]) & (selm["k"] == best["k"])
+                        & (selm["scaling"] == best["scaling"])]
+            from termweight.inference import paired_tests
+
+            b = per_task(cell, metric).reindex(a.index)
+            res |= {"best_level": {"selector": best["selector"], "k": int(best["k"]),
+                                   "scaling": best["scaling"],
+                                   metric: round(float(best[metric]), 6)},
+                    "test": {"a": "all+bns", "b": "best level", "metric": metric,
+                             **paired_tests(a.to_numpy(), b.to_numpy())}}
+            t = res["test"]
+            from termweight.inference import tost_p
+
+            res["tost_p"] = tost_p(a.to_numpy() - b.to_numpy(), SELECTION_MARGIN[metric])
+            res["margin"] = SELECTION_MARGIN[metric]
+            tied = res["all_bns"] >= float(best[metric]) - SELECTION_TIE
+            res["state"] = ("holds" if tied or (res["tost_p"] is not None
+                                                 and res["tost_p"] < ALPHA) else
+                            "fails" if t["mean_diff"] < 0 and t["t_pvalue"] < ALPHA else
+                            "undecided")
+        else:
+            res["state"] = "holds"
+        res["holds"] = res["state"] == "holds"
+        out[metric] = res
+    out["unscaled"] = _unscaled_selection(selm)
+    out["hybrid"] = _hybrid_levels(selm)
+    return out
+
+
+def _level(selm: pd.DataFrame, selector: str, k: int, scaling: str, metric: str) -> pd.Series:
+    cell = selm[(selm["selector"] == selector) & (selm["k"] == k) & (selm["scaling"] == scaling)]
+    return per_task(cell, metric)
+
+
+def _unscaled_selection(selm: pd.DataFrame) -> dict:
+    """Sec. 4.6: "Without BNS scaling, the best available performance is obtained by selecting a
+    subset of features via BNS." Per measure, among the unscaled cells (all features and every
+    top-k of each selector): the best BNS-selected level against the best other (all features
+    or IG top-k), paired over the tasks."""
+    from termweight.inference import paired_tests
+
+    none = selm[selm["scaling"] == "none"]
+    means = none.groupby(["selector", "k"], sort=True)[["f1", "accuracy"]].mean()
+    out = {}
+    for metric in ("f1", "accuracy"):
+        m = means[metric]
+        bns = [i for i in m.index if i[0] == "bns"]
+        other = [i for i in m.index if i[0] != "bns"]
+        if not bns or not other:
+            continue
+        a, b = max(bns, key=m.get), max(other, key=m.get)
+        ta, tb = _level(selm, *a, "none", metric), _level(selm, *b, "none", metric)
+        out[metric] = {"bns_level": {"k": int(a[1]), metric: round(float(m[a]), 6)},
+                       "other_level": {"selector": b[0], "k": int(b[1]),
+                                       metric: round(float(m[b]), 6)},
+                       "test": {"a": f"bns k={a[1]}", "b": f"{b[0]} k={b[1]}", "metric": metric,
+                                **paired_tests(ta.to_numpy(), tb.reindex(ta.index).to_numpy())}}
+    return out
+
+
+def _hybrid_levels(selm: pd.DataFrame) -> list[dict]:
+    """Sec. 2 and the abstract: the recommended hybrid for reduced data, IG selection with BNS
+    scaling. Per top-k level (k below the vocabulary): IG + BNS against the best other reduced
+    representation of that k (BNS selection with or without BNS scaling, IG unscaled), F, paired
+    over the tasks."""
+    from termweight.inference import paired_tests
+
+    sub = selm[selm["selector"] != "all"]
+    means = sub.groupby(["k", "selector", "scaling"], sort=True)["f1"].mean()
+    out = []
+    for k in sorted(sub["k"].unique()):
+        mk = means.loc[k]
+        if ("ig", "bns") not in mk.index or len(mk) < 2:
+            continue
+        rival = max((i for i in mk.index if i != ("ig", "bns")), key=mk.get)
+        a = _level(selm, "ig", k, "bns", "f1")
+        b = _level(selm, rival[0], k, rival[1], "f1").reindex(a.index)
+        out.append({"k": int(k), "hybrid_f1": round(float(mk[("ig", "bns")]), 6),
+                    "rival": f"{rival[0]}+{rival[1]}", "rival_f1": round(float(mk[rival]), 6),
+                    "test": {"a": "ig+bns", "b": f"{rival[0]}+{rival[1]}", "metric": "f1",
+                             **paired_tests(a.to_numpy(), b.to_numpy())}})
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the claims
 
 class _Ctx(NamedTuple):
     """What every claim reads: per-learner results, the published claims, the verdicts'

@@ -2,7 +2,7 @@
 
 Its name, title, place in the report, README rows and how its headline numbers are read, kept
 apart from the module that computes (``termweight.experiments.forman``), so that the compute
-stages do not depend on the report's code (``termweight.pipeline.codedeps``).
+stages do not list the report's code among their dependencies.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from termweight.experiments.papers import declare as declare_paper
 
 def _published_headlines(pub: dict) -> list:
     """The BNS against TF-IDF gains (Sec. 4.1) and the best representation (Sec. 4.5)."""
-    from termweight.experiments.forman import PAPER_LEARNER, _learner_name
+    from termweight.experiments.forman import PAPER_LEARNER
+    from termweight.experiments.forman.results import _learner_name
     from termweight.experiments.papers import Headline
 
     out = []

@@ -8,8 +8,6 @@ import logging
 
 import pandas as pd
 
-from termweight import io
-from termweight.errors import DataError
 from termweight.experiments.forman import (
     BNS_BINARY,
     LEARNERS,
@@ -17,30 +15,46 @@ from termweight.experiments.forman import (
     PUBLISHED,
     SIX,
     TFIDF,
-    _fmt,
-    _learner_name,
-    _macro_name,
     _units,
     argparse_suppress,
     config,
-    fig1,
-    fig2,
-    fig3,
-    fig4,
-    fig5,
-    fig6,
-    learner_results,
+    label,
     learners_of,
+)
+from termweight.experiments.forman.claims import learner_results, selection_results
+from termweight.experiments.forman.figures import fig1, fig2, fig3, fig4, fig5, fig6
+from termweight.experiments.forman.results import (
+    _learner_name,
     measurements,
     paired,
     read_results,
     selection_measurements,
-    selection_results,
     summarise,
-    tex_label,
 )
+from termweight.runner import io
+from termweight.runner.errors import DataError
 
 log = logging.getLogger("termweight.experiments.forman")
+
+
+
+def tex_label(rep: str) -> str:
+    """``label`` as LaTeX (TF$\\cdot$BNS)."""
+    from termweight.reporting import latex_escape
+
+    return latex_escape(label(rep)).replace("·", "$\\cdot$")
+
+
+def _fmt(m, se, digits=4):
+    return f"{m:.{digits}f} $\\pm$ {se:.{digits}f}"
+
+
+def _macro_name(key: str) -> str:
+    """``bns_binary_f1`` -> ``\\FormanBnsBinaryFOne`` (LaTeX macro names are letters only)."""
+    digits = {"0": "Zero", "1": "One", "2": "Two", "3": "Three", "4": "Four", "5": "Five",
+              "6": "Six", "7": "Seven", "8": "Eight", "9": "Nine"}
+    parts = "".join(digits.get(ch, ch) for ch in key).replace("-", "_").split("_")
+    return "\\Forman" + "".join(p[:1].upper() + p[1:] for p in parts if p)
 
 
 def report(eval_paths, select_paths, cfg: dict, out: dict, units=None) -> dict:

@@ -62,8 +62,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from termweight import io
-from termweight.errors import ConfigError, DataError
+from termweight.runner import io
+from termweight.runner.errors import ConfigError, DataError
 
 log = logging.getLogger("termweight.kim")
 
@@ -366,7 +366,7 @@ def mean_sd(values) -> tuple[float, float]:
 # --- configuration ------------------------------------------------------------------------------
 
 def _config(path) -> dict:
-    from termweight.config import load_params
+    from termweight.runner.config import load_params
 
     params = load_params(path)
     if "kim" not in params:
@@ -475,7 +475,7 @@ def cmd_convergence(args) -> None:
 
 
 def _cmd_select(args) -> None:
-    from termweight.parallel import for_each
+    from termweight.runner.parallel import for_each
     from termweight.splits import Split
 
     params = _config(args.params)
@@ -501,7 +501,7 @@ def _cmd_select(args) -> None:
 
 
 def _cmd_fit(args) -> None:
-    from termweight.parallel import for_each
+    from termweight.runner.parallel import for_each
     from termweight.splits import Split
 
     params = _config(args.params)

@@ -235,7 +235,7 @@ def sg_probe_note(probe: dict | None, key: str) -> str:
     (rho >= 0.9: at most one adjacent swap of five)."""
     from scipy.stats import spearmanr
 
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     run = next((r for r in (probe or {}).get("runs", []) if r.get("key") == key), None)
     if run is None:

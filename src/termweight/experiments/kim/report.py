@@ -35,7 +35,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
 from termweight.experiments.kim import (
     BASE_METHODS,
     COMBINED,
@@ -66,6 +65,7 @@ from termweight.results_check import (
     check_mapping,
     check_range,
 )
+from termweight.runner import io
 
 PUBLISHED = Path(__file__).with_name("published.json")
 
@@ -326,7 +326,7 @@ def _read_fits(args, kim: dict, key: str, classes) -> list[pd.DataFrame]:
     (split, method, task) of the split x ``methods_of`` x the corpus classes exactly once, the
     counts and C finite and >= 0, C on the key's C grid, ``fit_time`` finite and >= 0 where a
     model was fitted (status ``ok``: a constant prediction has none)."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     methods = methods_of(kim, key)
     grid = [c for part in c_values(settings_of(kim, key)) for c in part]
@@ -354,7 +354,7 @@ def _json_cells(path, frame, cells, measures, **kw):
     CSV lines."""
     import re
 
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     try:
         return check_cells(path, frame, cells, measures, **kw)
@@ -375,7 +375,7 @@ def _num(value) -> str:
 def _trace(path, values, name: str, bounds, where: str) -> int:
     """One trace of the convergence JSON: a non-empty array of finite numbers within ``bounds``;
     returns its length."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     try:
         if np.asarray(values).dtype.kind in "USb":  # text or true/false: no numbers
@@ -401,7 +401,7 @@ def _check_convergence(path, conv, cv: dict) -> dict:
     finite, in range and as long as the others of its solver (``CONV_TRACES``; mix-ch's alpha one
     value per base), the exact solver's last lower bound > 0 (the relative excess divides by
     it)."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     check_mapping(path, conv, ("dataset", "split", "task", "n_docs", "n_terms", "bases", "runs"),
                   "kim-convergence")
@@ -442,7 +442,7 @@ def _check_probe(path, probe, keys) -> dict:
     """benchmarks/probe_kim_single_sg.py's JSON: each dataset key of the params at most once; in
     the run of such a key every single weighting exactly once, the published micro-F and the
     subgradient micro-F of every step budget finite and in [0, 1]."""
-    from termweight.errors import DataError
+    from termweight.runner.errors import DataError
 
     check_mapping(path, probe, ("steps", "runs"), "probe")
     steps, runs = probe["steps"], probe["runs"]

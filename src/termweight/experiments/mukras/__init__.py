@@ -53,9 +53,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from termweight import io
-from termweight.errors import ConfigError, DataError
 from termweight.intermediates import check
+from termweight.runner import io
+from termweight.runner.errors import ConfigError, DataError
 
 PUBLISHED = Path(__file__).with_name("published.json")
 METRICS = ("ig", "chi2")
@@ -72,8 +72,8 @@ SIM_LABELS = {"linear": "PRP", "exponential": "PRP-exp", "stepwise": "PRP-step",
 
 def load_config(params_path) -> tuple[dict, dict]:
     """``(params, params['mukras'])`` from a validated params.yaml; dataset names checked."""
-    from termweight.config import load_params
     from termweight.datasets import DATASETS
+    from termweight.runner.config import load_params
 
     params = load_params(params_path)
     if "mukras" not in params:

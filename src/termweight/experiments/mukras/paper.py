@@ -3,14 +3,14 @@
 Its name, title, place in the report, README rows and how its headline numbers are read, kept
 apart from the modules that compute (``termweight.experiments.mukras``) and report
 (``.report``), so that the compute
-stages do not depend on the report's code (``termweight.pipeline.codedeps``).
+stages do not list the report's code among their dependencies.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from termweight.experiments.mukras.report import _published_prp_change
+from termweight.experiments.mukras.claims import _published_prp_change
 from termweight.experiments.papers import Paper
 from termweight.experiments.papers import declare as declare_paper
 

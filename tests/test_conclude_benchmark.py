@@ -27,7 +27,8 @@ def _params() -> dict:
             "benchmark": {
                 "datasets": DATASETS,
                 "protocol": {"type": "kfold", "folds": 2, "repeats": 1, "stratified": True},
-                "weightings": WEIGHTINGS, "learners": LEARNERS,
+                "weightings": WEIGHTINGS, "modules": ["unsupervised", "igm"],
+                "learners": LEARNERS,
                 "tuning": {"normalize": "l2", "C": [0.1, 1.0], "alpha": [0.01, 1.0], "folds": 3,
                            "max_iter": 1000, "tol": 0.01},
                 "sensitivity": {"datasets": ["tr11", "tr12"], "normalize": "none"},

@@ -152,7 +152,7 @@ def test_supervised_weights_are_per_task_and_from_training_rows(project, tmp_pat
     np.testing.assert_array_equal(stored["scores"], model_decisions(
         enc["X_test"], model, enc["col_weights"]).astype(np.float32))
     # ... and its metrics are the pipeline's column's rows of that learner and split
-    column = pd.read_csv(root / "columns/bench_tr23/tf-delta_idf.csv")
+    column = pd.read_csv(root / "columns/bench_tr23/delta_idf/tf-delta_idf.csv")
     mine = column[(column["learner"] == "mnb") & (column["split"] == "r0f1")]
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "c.csv"), mine.reset_index(drop=True))
     # mix-ch: a convex combination of the five RMS-scaled Kim bases, one per class, all >= 0
@@ -297,7 +297,7 @@ def test_the_fasttext_reference_writes_a_column_the_aggregate_reads(project, tmp
     assert reference(tmp_path / "ft.csv", 1) == 0 and reference(tmp_path / "ft2.csv", 2) == 0
     assert (tmp_path / "ft.csv").read_bytes() == (tmp_path / "ft2.csv").read_bytes()
     ft = pd.read_csv(tmp_path / "ft.csv")
-    column = pd.read_csv(project / "data/benchmark/columns/bench_tr23/tfidf.csv")
+    column = pd.read_csv(project / "data/benchmark/columns/bench_tr23/unsupervised/tfidf.csv")
     assert set(ft.columns) <= set(column.columns)
     grown = {min(max(EPOCHS) * 2 ** i, MAX_EPOCHS) for i in range(1, 8)}
     assert set(ft["learner"]) == {"fasttext"} and set(ft["value"]) <= set(EPOCHS) | grown

@@ -38,8 +38,9 @@ def dvc_stages(root: Path = REPO) -> dict[str, dict]:
             keys = {}
             for dep in stage.deps:
                 if hasattr(dep, "params"):  # a ParamsDependency: its keys of params.yaml
-                    for key in dep.params or []:
-                        keys[key] = _value(params, key)
+                    for key in dep.params or []:  # an optional key may be absent
+                        if (value := _value(params, key)) is not _ABSENT:
+                            keys[key] = value
                     if not dep.params:
                         keys["params.yaml"] = params
             out[stage.addressing] = {
@@ -51,9 +52,14 @@ def dvc_stages(root: Path = REPO) -> dict[str, dict]:
     return out
 
 
+_ABSENT = object()
+
+
 def _value(params, key):
     node = params
     for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return _ABSENT
         node = node[part]
     return node
 
@@ -61,7 +67,34 @@ def _value(params, key):
 @functools.cache
 def snakemake_jobs(root: Path = REPO, targets=("all", "benchmark", "papers")) -> dict[str, dict]:
     """Snakemake's jobs for ``targets`` (the default target, every paper and the benchmark), forced
-    (every job, whatever is on disk): first output -> rule, command, inputs, outputs, params."""
+    (every job, whatever is on disk): first output -> rule, command, inputs, outputs, params.
+
+    Another project's jobs are read in a process of its own, on that project's ``src/``: a
+    project with a new dataset or paper module declares what this process has not imported."""
+    if Path(root).resolve() == REPO:
+        return _jobs(root, targets)
+    import json
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "jobs.json"
+        code = ("import json, sys; from test_pipeline import _jobs; "
+                "json.dump({k: {**v, 'deps': sorted(v['deps']), 'outs': sorted(v['outs'])} "
+                "for k, v in _jobs(sys.argv[1], tuple(sys.argv[3:])).items()}, "
+                "open(sys.argv[2], 'w'))")
+        env = {**os.environ,
+               "PYTHONPATH": os.pathsep.join([str(Path(root) / "src"), str(Path(__file__).parent)])}
+        res = subprocess.run([sys.executable, "-c", code, str(root), str(out), *targets], env=env,
+                             capture_output=True, text=True, check=False)
+        assert res.returncode == 0, res.stderr[-3000:]
+        jobs = json.loads(out.read_text())
+    return {k: {**v, "deps": set(v["deps"]), "outs": set(v["outs"])} for k, v in jobs.items()}
+
+
+def _jobs(root, targets) -> dict[str, dict]:
+    """:func:`snakemake_jobs`, in this process."""
     import os
 
     from snakemake.api import SnakemakeApi
@@ -81,7 +114,7 @@ def snakemake_jobs(root: Path = REPO, targets=("all", "benchmark", "papers")) ->
             workflow._build_dag()
             jobs = {}
             for job in workflow.dag.jobs:
-                if job.rule.name in TARGETS:
+                if job.rule.name in TARGETS or job.shellcmd is None:  # a target: no command
                     continue
                 outputs = sorted(str(o) for o in job.output)
                 jobs[outputs[0]] = {

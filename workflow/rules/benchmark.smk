@@ -324,7 +324,7 @@ rule benchmark_seed:
         "reports/macros/benchmark_seed.tex",
     params:
         tracked=tracked("seed", "benchmark.second_seed", "benchmark.protocol", "benchmark.weightings",
-                        "benchmark.comparisons", "benchmark.learners", "benchmark.measures"),
+                        "benchmark.comparisons?", "benchmark.learners", "benchmark.measures"),
     log:
         "logs/benchmark/seed.log",
     conda:

@@ -92,6 +92,19 @@ def committed_results_digest():
     return h.hexdigest()
 
 
+def shown(paper, path):
+    """A paper's output as ``snakemake --report`` shows it: its tables (.tex), figures (.png) and
+    metrics (.json) under the paper's title (its declaration, termweight.experiments.papers),
+    subcategory the folder, caption the package's caption.rst; any other file as it is."""
+    folder = path.split("/")[1]
+    if (folder, path.rsplit(".", 1)[1]) not in {("tables", "tex"), ("figures", "png"),
+                                                ("metrics", "json")}:
+        return path
+    title = declared_papers()[paper].title.replace("\\&", "&").replace("\\ ", " ")
+    return report(path, category=title, subcategory=folder.capitalize(),
+                  caption=f"../../src/termweight/experiments/{paper}/caption.rst")
+
+
 def cfg(key):
     """params.yaml's value at a dotted ``key``."""
     node = config

@@ -107,11 +107,11 @@ rule esuli_report:
         weighting_file("ig"),
         code("termweight.experiments.esuli.report"),
     output:
-        "reports/tables/esuli_table1.tex",
-        "reports/tables/esuli_features.tex",
-        "reports/tables/esuli_notes.tex",
+        shown("esuli", "reports/tables/esuli_table1.tex"),
+        shown("esuli", "reports/tables/esuli_features.tex"),
+        shown("esuli", "reports/tables/esuli_notes.tex"),
         "reports/macros/esuli.tex",
-        "reports/metrics/esuli.json",
+        shown("esuli", "reports/metrics/esuli.json"),
     params:
         tracked=tracked("esuli.learners", "esuli.representations", "esuli.svm_losses?"),
         esuli_dataset=cfg("esuli.dataset"),
@@ -138,7 +138,7 @@ rule esuli_figure:
         code("termweight.experiments.esuli.report"),
     output:
         "reports/figures/esuli_f1_rounds.pdf",
-        "reports/figures/esuli_f1_rounds.png",
+        shown("esuli", "reports/figures/esuli_f1_rounds.png"),
         "reports/figures/esuli_f1_rounds.csv",
     params:
         tracked=tracked("esuli.learners", "esuli.representations"),

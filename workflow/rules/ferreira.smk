@@ -112,7 +112,7 @@ rule ferreira_collect:
     output:
         "data/ferreira/all_errors.csv",
         "data/ferreira/summary.csv",
-        "reports/metrics/ferreira.json",
+        shown("ferreira", "reports/metrics/ferreira.json"),
     params:
         tracked=tracked("ferreira.datasets"),
         options=FERREIRA_OPTIONS,
@@ -137,7 +137,7 @@ rule ferreira_figures:
         FERREIRA_MC_ERRORS,
         code("termweight.experiments.ferreira.report"),
     output:
-        FERREIRA_FIGURES,
+        [shown("ferreira", path) for path in FERREIRA_FIGURES],
     params:
         tracked=tracked("ferreira.datasets"),
         options=FERREIRA_MC_OPTION,
@@ -160,7 +160,7 @@ rule ferreira_tables:
         FERREIRA_DEXTER,
         code("termweight.experiments.ferreira.report"),
     output:
-        FERREIRA_TABLES,
+        [shown("ferreira", path) for path in FERREIRA_TABLES],
     params:
         tracked=tracked("ferreira"),
         options=FERREIRA_OPTIONS,

@@ -120,7 +120,7 @@ rule kim_report:
         code("termweight.experiments.kim.report"),
     output:
         "data/kim/runs.csv",
-        KIM_REPORTS,
+        [shown("kim", path) for path in KIM_REPORTS],
     params:
         tracked=tracked("kim.datasets"),
     log:

@@ -90,7 +90,7 @@ rule mukras_aggregate:
         "data/mukras/results.csv",
         "data/mukras/curves.csv",
         "data/mukras/tests.csv",
-        "reports/metrics/mukras.json",
+        shown("mukras", "reports/metrics/mukras.json"),
     params:
         tracked=tracked("mukras.ranges", "mukras.alpha"),
     log:
@@ -113,9 +113,9 @@ rule mukras_tables:
         weighting_file("ig"),
         code("termweight.experiments.mukras.report"),
     output:
-        "reports/tables/mukras_table1.tex",
-        "reports/tables/mukras_grid.tex",
-        "reports/tables/mukras_example.tex",
+        shown("mukras", "reports/tables/mukras_table1.tex"),
+        shown("mukras", "reports/tables/mukras_grid.tex"),
+        shown("mukras", "reports/tables/mukras_example.tex"),
     params:
         tracked=tracked("mukras"),
     log:
@@ -137,10 +137,10 @@ rule mukras_figures:
         code("termweight.experiments.mukras.report"),
     output:
         "reports/figures/mukras_fig4.pdf",
-        "reports/figures/mukras_fig4.png",
+        shown("mukras", "reports/figures/mukras_fig4.png"),
         "reports/figures/mukras_fig4.csv",
         "reports/figures/mukras_grid.pdf",
-        "reports/figures/mukras_grid.png",
+        shown("mukras", "reports/figures/mukras_grid.png"),
         "reports/figures/mukras_grid.csv",
     params:
         tracked=tracked("mukras"),
@@ -162,7 +162,7 @@ rule mukras_movers:
         weighting_file("ig"),
         code("termweight.experiments.mukras.report"),
     output:
-        "reports/tables/mukras_movers.tex",
+        shown("mukras", "reports/tables/mukras_movers.tex"),
     params:
         tracked=tracked("mukras"),
     log:

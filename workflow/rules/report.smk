@@ -11,8 +11,8 @@ REPORT_GENERATED = [f"reports/generated/{name}.tex" for name in ["front", "summa
 # the build stamp (git commit) and the PDF that prints it: not DVC outputs (see dvc.yaml)
 REPORT_OUTPUTS = REPORT_GENERATED + ["reports/macros/provenance.tex", "reports/provenance.json"] + (
     ["reports/paper.pdf"] if HAVE_TEX else [])
-PAPER_FILES = [f"src/termweight/experiments/{p}/{f}" for p in declared_papers()
-               for f in ("section.tex", "published.json")]
+PAPER_FILES = [path for p in declared_papers() for f in ("section.tex", "published.json")
+               if os.path.exists(path := f"src/termweight/experiments/{p}/{f}")]
 
 
 rule report_macros:

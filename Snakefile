@@ -21,6 +21,7 @@ check_workflow_config(config, workflow.configfiles, "workflow/schemas/params.sch
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/code.smk"
 include: "workflow/rules/corpora.smk"
 include: "workflow/rules/experiments.smk"
 include: "workflow/rules/report.smk"
@@ -34,10 +35,11 @@ for paper in PAPERS:
 
 
 rule all:
-    """The offline default: every generic experiment, the report (the papers' and the benchmark's
-    committed results are read, not rerun: `snakemake papers`, `snakemake benchmark`) and the
-    headline numbers."""
+    """The offline default: the code digests, every generic experiment, the report (the papers'
+    and the benchmark's committed results are read, not rerun: `snakemake papers`, `snakemake
+    benchmark`) and the headline numbers."""
     input:
+        "data/code.yaml",
         EXPERIMENT_REPORTS,
         REPORT_OUTPUTS,
         "reports/headlines.json",

@@ -16,7 +16,6 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "workflow" / "scripts"))
-from codefiles import code_files  # noqa: E402
 
 #: rules that are targets (no command) or that read committed results the other tool lists as a
 #: directory: the report reads every result under reports/ (DVC: the directories, so `dvc repro`
@@ -28,16 +27,20 @@ TARGETS = {"all", "experiments", "papers", "benchmark", "esuli", "mukras", "form
 
 @functools.cache
 def dvc_stages(root: Path = REPO) -> dict[str, dict]:
-    """DVC's stages as DVC itself resolves dvc.yaml: name -> cmd, deps, outs, params (values)."""
+    """DVC's stages as DVC itself resolves dvc.yaml: name -> cmd, deps, outs, params (values),
+    code (the digests it reads from data/code.yaml)."""
     from dvc.repo import Repo
 
     params = yaml.safe_load((root / "params.yaml").read_text())
+    digests = yaml.safe_load((root / "data/code.yaml").read_text())
     out = {}
     with Repo(str(root)) as repo:
         for stage in repo.index.stages:
-            keys = {}
+            keys, code = {}, {}
             for dep in stage.deps:
-                if hasattr(dep, "params"):  # a ParamsDependency: its keys of params.yaml
+                if hasattr(dep, "params") and Path(dep.def_path).as_posix() == "data/code.yaml":
+                    code.update({k: digests.get(k) for k in dep.params})  # the code it reads
+                elif hasattr(dep, "params"):  # a ParamsDependency: its keys of params.yaml
                     for key in dep.params or []:  # an optional key may be absent
                         if (value := _value(params, key)) is not _ABSENT:
                             keys[key] = value
@@ -48,6 +51,7 @@ def dvc_stages(root: Path = REPO) -> dict[str, dict]:
                 "deps": {str(Path(d.def_path)) for d in stage.deps if not hasattr(d, "params")},
                 "outs": {str(Path(o.def_path)) for o in stage.outs},
                 "params": keys,
+                "code": code,
             }
     return out
 
@@ -121,6 +125,7 @@ def _jobs(root, targets) -> dict[str, dict]:
                     "rule": job.rule.name, "cmd": " ".join(job.shellcmd.split()),
                     "deps": {str(i) for i in job.input}, "outs": set(outputs),
                     "params": dict(job.params.items()).get("tracked", {}),
+                    "code": dict(job.params.items()).get("code", {}),
                 }
             return jobs
     finally:
@@ -148,6 +153,8 @@ def graph_problems(root: Path = REPO, only=None) -> list[str]:
             bad.append(f"{name}: command\n  dvc: {stage['cmd']}\n  smk: {job['cmd']}")
         if stage["params"] != job["params"]:
             bad.append(f"{name}: params dvc {sorted(stage['params'])} smk {sorted(job['params'])}")
+        if stage["code"] != job["code"]:
+            bad.append(f"{name}: code dvc {stage['code']} smk {job['code']}")
         if stage["outs"] != job["outs"]:
             bad.append(f"{name}: outputs dvc {sorted(stage['outs'])} smk {sorted(job['outs'])}")
         if any(not _covered(i, stage["deps"]) for i in job["deps"]):
@@ -221,29 +228,57 @@ def _step(cmd: str) -> str:
     return argv[0]
 
 
-def test_each_stage_lists_exactly_the_code_its_step_imports():
-    """A stage's src/termweight/*.py dependencies, weighting modules aside, are the files its
-    step's module imports (workflow/scripts/codefiles.py); prepare's: every declaring module's
-    imports and the dataset's own module."""
+def test_each_stage_reads_the_code_digest_of_its_step():
+    """A stage's code is the digest (data/code.yaml) of its step's module, and for prepare of the
+    module declaring the dataset too; it lists no other file of src/termweight than weighting
+    modules. Its Snakemake job has the same digests as a param (the graph tests)."""
+    from codefiles import key
+
     corpora = yaml.safe_load((REPO / "params.yaml").read_text())["corpora"]
     bad = []
     for name, stage in sorted(dvc_stages().items()):
-        listed = {d for d in stage["deps"] if d.startswith("src/termweight/") and d.endswith(".py")
-                  and not _weighting_module(d)}
-        want = set(code_files(step_modules()[_step(stage["cmd"])], src=REPO / "src"))
-        want = {str(Path(w).relative_to(REPO)) for w in want}
+        if name == "code":
+            continue
+        want = {key(step_modules()[_step(stage["cmd"])])}
         if name.startswith("prepare"):
-            modules = {c["module"] for kind in corpora.values() for c in kind.values()}
-            want |= {str(Path(f).relative_to(REPO)) for m in modules
-                     for f in code_files(f"termweight.datasets.{m}", src=REPO / "src")}
-            want -= {f"src/termweight/datasets/{m}.py" for m in modules}
-            key = name.split("@")[1]
-            kind = "text" if key in corpora["text"] else "vectors"
-            want.add(f"src/termweight/datasets/{corpora[kind][key]['module']}.py")
-        if listed != want:
-            bad.append(f"{name}: unlisted {sorted(want - listed)[:4]} not imported "
-                       f"{sorted(listed - want)[:4]}")
+            k = name.split("@")[1]
+            kind = "text" if k in corpora["text"] else "vectors"
+            want.add(key(f"termweight.datasets.{corpora[kind][k]['module']}"))
+        files = {d for d in stage["deps"] if d.startswith("src/") and d.endswith(".py")
+                 and not _weighting_module(d)}
+        if set(stage["code"]) != want or files or None in stage["code"].values():
+            bad.append(f"{name}: code {sorted(stage['code'])}, want {sorted(want)}; files {files}")
     assert not bad, "\n".join(bad[:10])
+
+
+def test_the_committed_code_digests_are_the_source_s(tmp_path):
+    """data/code.yaml is what workflow/scripts/codefiles.py writes for this source (the `code`
+    stage up to date): an edit to the source without it fails here and in `dvc status`."""
+    from codefiles import main
+
+    assert main(["--src", str(REPO / "src"), "--out", str(tmp_path / "code.yaml")]) == 0
+    assert (tmp_path / "code.yaml").read_text() == (REPO / "data/code.yaml").read_text()
+
+
+def test_a_digest_covers_the_files_a_step_imports_and_no_runner_code(tmp_path):
+    """A comment added to a file the column step imports changes its digest and not that of a
+    module which does not import it; one added to runner code changes none."""
+    import shutil
+
+    from codefiles import digests
+
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
+    before = digests(src)
+    with open(src / "termweight/encoding.py", "a") as fh:
+        fh.write("# a comment\n")
+    after = digests(src)
+    assert after["termweight/steps/column"] != before["termweight/steps/column"]
+    assert after["termweight/experiments/deviations"] == before["termweight/experiments/deviations"]
+    for path in (src / "termweight/runner").glob("*.py"):
+        with open(path, "a") as fh:
+            fh.write("# a comment\n")
+    assert digests(src) == after
 
 
 def _weighting_module(path: str) -> bool:

@@ -25,10 +25,10 @@ rule benchmark:
 rule benchmark_split:
     input:
         lambda w: corpus_of(w.dataset),
-        code("termweight.steps.split"),
     output:
         directory("data/benchmark/splits/bench_{dataset}"),
     params:
+        code=code("termweight.steps.split"),
         tracked=tracked("seed", "benchmark.protocol", "benchmark.datasets.{dataset}"),
     log:
         "logs/benchmark/split/{dataset}.log",
@@ -43,10 +43,10 @@ rule benchmark_stats:
     input:
         lambda w: corpus_of(w.dataset),
         "data/benchmark/splits/bench_{dataset}",
-        code("termweight.steps.features"),
     output:
         directory("data/benchmark/stats/bench_{dataset}"),
     params:
+        code=code("termweight.steps.features"),
         tracked=tracked("benchmark.protocol", "benchmark.datasets.{dataset}"),
     log:
         "logs/benchmark/stats/{dataset}.log",
@@ -61,10 +61,10 @@ rule benchmark_stats:
 
 rule benchmark_settings:
     input:
-        code("termweight.steps.column"),
     output:
         "data/benchmark/settings.json",
     params:
+        code=code("termweight.steps.column"),
         tracked=tracked("seed", "benchmark.learners", "benchmark.tuning", "benchmark.C",
                         "benchmark.relative_C", "benchmark.max_iter"),
     log:
@@ -78,10 +78,10 @@ rule benchmark_settings:
 rule benchmark_column:
     input:
         column_inputs(),
-        code("termweight.steps.column"),
     output:
         directory("data/benchmark/columns/bench_{dataset}/{weighting}"),
     params:
+        code=code("termweight.steps.column"),
         tracked=tracked("benchmark.weightings", "benchmark.mixch"),
     log:
         "logs/benchmark/column/{dataset}_{weighting}.log",
@@ -102,12 +102,12 @@ rule benchmark_aggregate:
     input:
         lambda w: expand("data/benchmark/columns/bench_{dataset}/{weighting}", dataset=w.dataset,
                          weighting=BENCHMARK["modules"]),
-        code("termweight.steps.results"),
     output:
         tasks="data/benchmark/results/bench_{dataset}/{learner}/tasks.csv",
         runs="data/benchmark/results/bench_{dataset}/{learner}/runs.csv",
         summary="data/benchmark/results/bench_{dataset}/{learner}/summary.json",
     params:
+        code=code("termweight.steps.results"),
         tracked=tracked("benchmark.weightings"),
     log:
         "logs/benchmark/aggregate/{dataset}_{learner}.log",
@@ -129,7 +129,6 @@ rule benchmark_report:
                weighting=BENCHMARK.get("modules", [])),
         "benchmarks/results/benchmark_columns_seconds.csv",
         "src/termweight/experiments/hierarchical_t_test.stan",
-        code("termweight.experiments.benchmark"),
     output:
         "data/benchmark/scores.csv",
         "data/benchmark/tests.csv",
@@ -152,6 +151,7 @@ rule benchmark_report:
         "reports/figures/benchmark_size.png",
         "reports/figures/benchmark_size.csv",
     params:
+        code=code("termweight.experiments.benchmark"),
         tracked=tracked("benchmark", "forman.datasets"),
     log:
         "logs/benchmark/report.log",
@@ -168,10 +168,10 @@ rule benchmark_report:
 rule benchmark_sensitivity_column:
     input:
         column_inputs(),
-        code("termweight.steps.column"),
     output:
         directory("data/benchmark/sensitivity/columns/bench_{dataset}/{weighting}"),
     params:
+        code=code("termweight.steps.column"),
         tracked=tracked("benchmark.weightings", "benchmark.mixch", "benchmark.sensitivity.normalize"),
     log:
         "logs/benchmark/sensitivity/column/{dataset}_{weighting}.log",
@@ -192,12 +192,12 @@ rule benchmark_sensitivity_aggregate:
     input:
         lambda w: expand("data/benchmark/sensitivity/columns/bench_{dataset}/{weighting}",
                          dataset=w.dataset, weighting=BENCHMARK["modules"]),
-        code("termweight.steps.results"),
     output:
         tasks="data/benchmark/sensitivity/results/bench_{dataset}/{learner}/tasks.csv",
         runs="data/benchmark/sensitivity/results/bench_{dataset}/{learner}/runs.csv",
         summary="data/benchmark/sensitivity/results/bench_{dataset}/{learner}/summary.json",
     params:
+        code=code("termweight.steps.results"),
         tracked=tracked("benchmark.weightings"),
     log:
         "logs/benchmark/sensitivity/aggregate/{dataset}_{learner}.log",
@@ -217,13 +217,13 @@ rule benchmark_sensitivity:
                dataset=SENSITIVITY.get("datasets", []), learner=B_LEARNERS),
         expand("data/benchmark/sensitivity/results/bench_{dataset}/{learner}/runs.csv",
                dataset=SENSITIVITY.get("datasets", []), learner=B_LEARNERS),
-        code("termweight.experiments.sensitivity"),
     output:
         "reports/tables/benchmark_sensitivity.csv",
         "reports/tables/benchmark_sensitivity.tex",
         "reports/metrics/benchmark_sensitivity.json",
         "reports/macros/benchmark_sensitivity.tex",
     params:
+        code=code("termweight.experiments.sensitivity"),
         tracked=tracked("benchmark.sensitivity", "benchmark.tuning", "benchmark.measures"),
     log:
         "logs/benchmark/sensitivity.log",
@@ -239,10 +239,10 @@ rule benchmark_sensitivity:
 rule benchmark_curves_column:
     input:
         column_inputs(stats=False),
-        code("termweight.experiments.curves"),
     output:
         directory("data/benchmark/curves/columns/bench_{dataset}/{weighting}"),
     params:
+        code=code("termweight.experiments.curves"),
         tracked=tracked("seed", "benchmark.mixch", "benchmark.curves"),
     log:
         "logs/benchmark/curves/column/{dataset}_{weighting}.log",
@@ -265,7 +265,6 @@ rule benchmark_curves:
         expand("data/benchmark/columns/bench_{dataset}/{weighting}",
                dataset=CURVES.get("datasets", []), weighting=CURVES.get("modules", [])),
         "src/termweight/experiments/registrations.yaml",
-        code("termweight.experiments.curves"),
     output:
         "reports/tables/benchmark_curves.csv",
         "reports/tables/benchmark_curves.tex",
@@ -275,6 +274,7 @@ rule benchmark_curves:
         "reports/figures/benchmark_curves.png",
         "reports/figures/benchmark_curves.csv",
     params:
+        code=code("termweight.experiments.curves"),
         tracked=tracked("benchmark.curves", "benchmark.controls", "benchmark.learners",
                         "benchmark.measures"),
     log:
@@ -291,10 +291,10 @@ rule benchmark_curves:
 rule benchmark_seed_column:
     input:
         lambda w: [weighting_file(w.weighting), "data/benchmark/settings.json", *corpus_of(w.dataset)],
-        code("termweight.experiments.seed"),
     output:
         directory("data/benchmark/seed/columns/bench_{dataset}/{weighting}"),
     params:
+        code=code("termweight.experiments.seed"),
         tracked=tracked("benchmark.weightings", "benchmark.mixch", "benchmark.protocol",
                         "benchmark.second_seed.seed"),
     log:
@@ -316,13 +316,13 @@ rule benchmark_seed:
         expand("data/benchmark/columns/bench_{dataset}/{weighting}",
                dataset=SECOND_SEED.get("datasets", []), weighting=BENCHMARK.get("modules", [])),
         "src/termweight/experiments/registrations.yaml",
-        code("termweight.experiments.seed"),
     output:
         "reports/tables/benchmark_seed.csv",
         "reports/tables/benchmark_seed.tex",
         "reports/metrics/benchmark_seed.json",
         "reports/macros/benchmark_seed.tex",
     params:
+        code=code("termweight.experiments.seed"),
         tracked=tracked("seed", "benchmark.second_seed", "benchmark.protocol", "benchmark.weightings",
                         "benchmark.comparisons?", "benchmark.learners", "benchmark.measures"),
     log:
@@ -340,10 +340,10 @@ rule benchmark_reference:
     input:
         lambda w: ["data/benchmark/settings.json", *corpus_of(w.dataset),
                    f"data/benchmark/splits/bench_{w.dataset}"],
-        code("termweight.steps.reference"),
     output:
         "data/benchmark/reference/bench_{dataset}/fasttext.csv",
     params:
+        code=code("termweight.steps.reference"),
         tracked=tracked("seed"),
     log:
         "logs/benchmark/reference/{dataset}.log",
@@ -363,13 +363,13 @@ rule benchmark_reference_report:
                learner=B_LEARNERS),
         "reports/metrics/benchmark.json",
         "src/termweight/experiments/registrations.yaml",
-        code("termweight.experiments.reference"),
     output:
         "reports/tables/benchmark_reference.csv",
         "reports/tables/benchmark_reference.tex",
         "reports/metrics/benchmark_reference.json",
         "reports/macros/benchmark_reference.tex",
     params:
+        code=code("termweight.experiments.reference"),
         tracked=tracked("benchmark"),
     log:
         "logs/benchmark/reference_report.log",
@@ -388,11 +388,12 @@ rule benchmark_external:
         "data/documents/20news/documents.json",
         corpus_of("cachopo_r8"),
         "src/termweight/experiments/published/external.json",
-        code("termweight.experiments.external"),
     output:
         "reports/tables/external.csv",
         "reports/tables/external.tex",
         "reports/metrics/external.json",
+    params:
+        code=code("termweight.experiments.external"),
     log:
         "logs/benchmark/external.log",
     conda:

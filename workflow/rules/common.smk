@@ -4,7 +4,7 @@ import glob
 import hashlib
 import os
 
-from codefiles import code_files  # workflow/scripts/codefiles.py
+from codefiles import digest, key  # workflow/scripts/codefiles.py
 from termweight.experiments.papers import papers as declared_papers
 
 ENV = "../../envs/termweight.yaml"  # relative to this folder: `snakemake --use-conda`
@@ -26,9 +26,11 @@ wildcard_constraints:
 
 @functools.cache
 def code(*modules):
-    """The files of src/termweight that ``modules`` import (workflow/scripts/codefiles.py): the code
-    a step computes with, its rule's code inputs (dvc.yaml lists the same files)."""
-    return code_files(*modules, src="src")
+    """The code ``modules`` compute with, as a param: each module's digest over the files of
+    src/termweight it imports (workflow/scripts/codefiles.py), so that an edit of those files
+    reruns the job, and of no other file. dvc.yaml's stage reads the same digests from
+    data/code.yaml, the `code` rule's output."""
+    return {key(m): digest(m, src="src") for m in modules}
 
 
 def weighting_file(module):
@@ -125,16 +127,11 @@ def item_path(template, section):
 
 # --- inputs of the corpora, experiments and benchmark rules ---
 
-DATASET_MODULES = {f"termweight.datasets.{c['module']}" for kind in CORPORA.values() for c in kind.values()}
-
-
 def prepare_code(wildcards):
-    """The prepare step's code, the dataset's declaring module and what every declaring module
-    imports (dvc.yaml lists that shared part once per stanza and the module per dataset)."""
-    shared = set(code("termweight.steps.data", *sorted(DATASET_MODULES)))
-    shared -= {f"src/{m.replace('.', '/')}.py" for m in DATASET_MODULES}
+    """The prepare step's code and that of the module declaring the dataset."""
     kind = "text" if wildcards.dataset in CORPORA.get("text", {}) else "vectors"
-    return sorted(shared) + [f"src/termweight/datasets/{CORPORA[kind][wildcards.dataset]['module']}.py"]
+    return code("termweight.steps.data",
+                f"termweight.datasets.{CORPORA[kind][wildcards.dataset]['module']}")
 
 
 def experiment_corpus(wildcards):
@@ -162,3 +159,4 @@ def column_inputs(stats=True):
                 *([f"data/benchmark/stats/bench_{w.dataset}"] if stats else [])]
 
     return inputs
+

@@ -3,12 +3,13 @@
 # count.
 rule prepare:
     input:
-        prepare_code,
     output:
         "data/documents/{dataset}/documents.parquet",
         "data/documents/{dataset}/documents.json",
     wildcard_constraints:
         dataset="|".join(CORPORA.get("text", {})),
+    params:
+        code=prepare_code,
     log:
         "logs/prepare/{dataset}.log",
     conda:
@@ -20,13 +21,14 @@ rule prepare:
 
 rule prepare_vectors:
     input:
-        prepare_code,
     output:
         "data/corpus/{dataset}/counts.npz",
         "data/corpus/{dataset}/meta.json",
         "data/corpus/{dataset}/terms.txt",
     wildcard_constraints:
         dataset="|".join(CORPORA.get("vectors", {})),
+    params:
+        code=prepare_code,
     log:
         "logs/prepare/{dataset}.log",
     conda:
@@ -40,9 +42,10 @@ rule tokenize:
     input:
         "data/documents/{dataset}/documents.parquet",
         "data/documents/{dataset}/documents.json",
-        code("termweight.steps.data"),
     output:
         "data/tokens/{dataset}.parquet",
+    params:
+        code=code("termweight.steps.data"),
     log:
         "logs/tokenize/{dataset}.log",
     conda:
@@ -57,13 +60,14 @@ rule count:
         "data/documents/{dataset}/documents.parquet",
         "data/documents/{dataset}/documents.json",
         "data/tokens/{dataset}.parquet",
-        code("termweight.steps.data"),
     output:
         "data/corpus/{dataset}/counts.npz",
         "data/corpus/{dataset}/meta.json",
         "data/corpus/{dataset}/terms.txt",
     wildcard_constraints:
         dataset="|".join(CORPORA.get("text", {})),
+    params:
+        code=code("termweight.steps.data"),
     log:
         "logs/count/{dataset}.log",
     conda:

@@ -17,10 +17,10 @@ rule esuli_features:
         f"data/corpus/{cfg('esuli.dataset')}/counts.npz",
         f"data/corpus/{cfg('esuli.dataset')}/terms.txt",
         f"data/corpus/{cfg('esuli.dataset')}/meta.json",
-        code("termweight.experiments.esuli"),
     output:
         directory("data/esuli/features"),
     params:
+        code=code("termweight.experiments.esuli"),
         tracked=tracked("esuli.dataset", "esuli.representations"),
         esuli_dataset=cfg("esuli.dataset"),
     log:
@@ -36,10 +36,10 @@ rule esuli_features:
 rule esuli_boost:
     input:
         "data/esuli/features",
-        code("termweight.experiments.esuli"),
     output:
         directory("data/esuli/models"),
     params:
+        code=code("termweight.experiments.esuli"),
         tracked=tracked("esuli.rounds", "esuli.learners", "esuli.representations"),
     log:
         "logs/esuli/boost.log",
@@ -56,11 +56,11 @@ rule esuli_evaluate:
         f"data/corpus/{cfg('esuli.dataset')}/meta.json",
         "data/esuli/features",
         "data/esuli/models",
-        code("termweight.experiments.esuli"),
     output:
         directory("data/esuli/curves"),
         directory("data/esuli/categories"),
     params:
+        code=code("termweight.experiments.esuli"),
         tracked=tracked("esuli.learners", "esuli.representations"),
         esuli_dataset=cfg("esuli.dataset"),
     log:
@@ -79,10 +79,10 @@ rule esuli_svm:
     input:
         f"data/corpus/{cfg('esuli.dataset')}/meta.json",
         "data/esuli/features",
-        code("termweight.experiments.esuli"),
     output:
         directory("data/esuli/svm"),
     params:
+        code=code("termweight.experiments.esuli"),
         tracked=tracked("esuli.svm_C", "esuli.svm_losses?"),
         esuli_dataset=cfg("esuli.dataset"),
     log:
@@ -105,7 +105,6 @@ rule esuli_report:
         "data/esuli/svm",
         "src/termweight/experiments/esuli/published.json",
         weighting_file("ig"),
-        code("termweight.experiments.esuli.report"),
     output:
         shown("esuli", "reports/tables/esuli_table1.tex"),
         shown("esuli", "reports/tables/esuli_features.tex"),
@@ -113,6 +112,7 @@ rule esuli_report:
         "reports/macros/esuli.tex",
         shown("esuli", "reports/metrics/esuli.json"),
     params:
+        code=code("termweight.experiments.esuli.report"),
         tracked=tracked("esuli.learners", "esuli.representations", "esuli.svm_losses?"),
         esuli_dataset=cfg("esuli.dataset"),
     log:
@@ -135,12 +135,12 @@ rule esuli_figure:
         "data/esuli/curves",
         "data/esuli/svm",
         "src/termweight/experiments/esuli/published.json",
-        code("termweight.experiments.esuli.report"),
     output:
         "reports/figures/esuli_f1_rounds.pdf",
         shown("esuli", "reports/figures/esuli_f1_rounds.png"),
         "reports/figures/esuli_f1_rounds.csv",
     params:
+        code=code("termweight.experiments.esuli.report"),
         tracked=tracked("esuli.learners", "esuli.representations"),
     log:
         "logs/esuli/figure.log",

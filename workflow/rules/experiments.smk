@@ -7,10 +7,10 @@
 rule split:
     input:
         experiment_corpus,
-        code("termweight.steps.split"),
     output:
         directory("data/splits/{exp}"),
     params:
+        code=code("termweight.steps.split"),
         tracked=tracked("seed", "experiments.{exp}.protocol"),
         dataset=lambda w: EXPERIMENTS[w.exp]["dataset"],
     log:
@@ -26,10 +26,10 @@ rule stats:
     input:
         experiment_corpus,
         "data/splits/{exp}",
-        code("termweight.steps.features"),
     output:
         directory("data/stats/{exp}"),
     params:
+        code=code("termweight.steps.features"),
         tracked=tracked("experiments.{exp}.protocol"),
         dataset=lambda w: EXPERIMENTS[w.exp]["dataset"],
     log:
@@ -46,10 +46,10 @@ rule score:
     input:
         "data/stats/{exp}",
         score_modules,
-        code("termweight.steps.features"),
     output:
         directory("data/scores/{exp}"),
     params:
+        code=code("termweight.steps.features"),
         tracked=tracked("experiments.{exp}.protocol", "experiments.{exp}.scores"),
     log:
         "logs/score/{exp}.log",
@@ -66,10 +66,10 @@ rule encode:
         "data/splits/{exp}",
         "data/stats/{exp}",
         "data/scores/{exp}",
-        code("termweight.steps.features"),
     output:
         directory("data/encoded/{exp}/{encoding}"),
     params:
+        code=code("termweight.steps.features"),
         tracked=tracked("experiments.{exp}.protocol"),
         dataset=lambda w: EXPERIMENTS[w.exp]["dataset"],
     log:
@@ -87,10 +87,10 @@ rule encode:
 rule train:
     input:
         "data/encoded/{exp}/{encoding}",
-        code("termweight.steps.learn"),
     output:
         directory("data/models/{exp}/{encoding}"),
     params:
+        code=code("termweight.steps.learn"),
         tracked=tracked("experiments.{exp}.protocol", "experiments.{exp}.learner"),
     log:
         "logs/train/{exp}_{encoding}.log",
@@ -106,10 +106,10 @@ rule predict:
     input:
         "data/encoded/{exp}/{encoding}",
         "data/models/{exp}/{encoding}",
-        code("termweight.steps.learn"),
     output:
         directory("data/predictions/{exp}/{encoding}"),
     params:
+        code=code("termweight.steps.learn"),
         tracked=tracked("experiments.{exp}.protocol"),
     log:
         "logs/predict/{exp}_{encoding}.log",
@@ -128,10 +128,10 @@ rule evaluate:
         "data/encoded/{exp}/{encoding}",
         "data/models/{exp}/{encoding}",
         "data/predictions/{exp}/{encoding}",
-        code("termweight.steps.learn"),
     output:
         directory("data/metrics/{exp}/{encoding}"),
     params:
+        code=code("termweight.steps.learn"),
         tracked=tracked("experiments.{exp}.protocol"),
         dataset=lambda w: EXPERIMENTS[w.exp]["dataset"],
     log:
@@ -151,13 +151,13 @@ rule aggregate:
     input:
         lambda w: expand("data/metrics/{exp}/{encoding}", exp=w.exp,
                          encoding=EXPERIMENTS[w.exp]["encodings"]),
-        code("termweight.steps.results"),
     output:
         tasks="data/results/{exp}/tasks.csv",
         runs="data/results/{exp}/runs.csv",
         metrics=report("reports/metrics/{exp}.json", category="Offline default",
                        subcategory="{exp}", caption="../report/experiment_metrics.rst"),
     params:
+        code=code("termweight.steps.results"),
         tracked=tracked("experiments.{exp}"),
     log:
         "logs/aggregate/{exp}.log",
@@ -172,11 +172,11 @@ rule aggregate:
 rule table:
     input:
         "data/results/{exp}/runs.csv",
-        code("termweight.steps.results"),
     output:
         report("reports/tables/{exp}.tex", category="Offline default", subcategory="{exp}",
                caption="../report/experiment_table.rst"),
     params:
+        code=code("termweight.steps.results"),
         tracked=tracked("experiments.{exp}"),
     log:
         "logs/table/{exp}.log",
@@ -190,13 +190,13 @@ rule table:
 rule figure:
     input:
         "data/results/{exp}/runs.csv",
-        code("termweight.steps.results"),
     output:
         pdf="reports/figures/{exp}.pdf",
         png=report("reports/figures/{exp}.png", category="Offline default", subcategory="{exp}",
                    caption="../report/experiment_figure.rst"),
         data="reports/figures/{exp}.csv",
     params:
+        code=code("termweight.steps.results"),
         tracked=tracked("experiments.{exp}"),
     log:
         "logs/figure/{exp}.log",

@@ -35,10 +35,10 @@ rule ferreira_split:
         "data/corpus/{key}/counts.npz",
         "data/corpus/{key}/meta.json",
         "data/corpus/{key}/terms.txt",
-        code("termweight.experiments.ferreira"),
     output:
         directory("data/ferreira/splits/{key}"),
     params:
+        code=code("termweight.experiments.ferreira"),
         tracked=tracked("seed", "ferreira.datasets.{key}"),
     log:
         "logs/ferreira/split/{key}.log",
@@ -57,11 +57,11 @@ rule ferreira_run:
         "data/corpus/{key}/meta.json",
         "data/ferreira/splits/{key}",
         weighting_file("chi2"),
-        code("termweight.experiments.ferreira"),
     output:
         directory("data/ferreira/errors/{key}"),
         directory("data/ferreira/rankings/{key}"),
     params:
+        code=code("termweight.experiments.ferreira"),
         tracked=tracked("seed", "ferreira.svm_C", "ferreira.modest_rounds", "ferreira.datasets.{key}"),
     log:
         "logs/ferreira/run/{key}.log",
@@ -83,10 +83,10 @@ if FERREIRA_MC:
             f"data/corpus/{cfg('ferreira.multiclass.dataset')}/terms.txt",
             f"data/corpus/{cfg('ferreira.multiclass.dataset')}/meta.json",
             weighting_file("chi2"),
-            code("termweight.experiments.ferreira"),
         output:
             "data/ferreira/multiclass/errors.csv",
         params:
+            code=code("termweight.experiments.ferreira"),
             tracked=tracked("seed", "ferreira.svm_C", "ferreira.multiclass"),
             ferreira_multiclass_dataset=cfg("ferreira.multiclass.dataset"),
         log:
@@ -108,12 +108,12 @@ rule ferreira_collect:
         "benchmarks/results/selection_ferreira.json",
         "benchmarks/results/probe_ferreira_all_features.json",
         FERREIRA_DEXTER,
-        code("termweight.experiments.ferreira.report"),
     output:
         "data/ferreira/all_errors.csv",
         "data/ferreira/summary.csv",
         shown("ferreira", "reports/metrics/ferreira.json"),
     params:
+        code=code("termweight.experiments.ferreira.report"),
         tracked=tracked("ferreira.datasets"),
         options=FERREIRA_OPTIONS,
     log:
@@ -135,10 +135,10 @@ rule ferreira_figures:
     input:
         "data/ferreira/summary.csv",
         FERREIRA_MC_ERRORS,
-        code("termweight.experiments.ferreira.report"),
     output:
         [shown("ferreira", path) for path in FERREIRA_FIGURES],
     params:
+        code=code("termweight.experiments.ferreira.report"),
         tracked=tracked("ferreira.datasets"),
         options=FERREIRA_MC_OPTION,
     log:
@@ -158,10 +158,10 @@ rule ferreira_tables:
         "src/termweight/experiments/ferreira/published.json",
         "benchmarks/results/selection_ferreira.json",
         FERREIRA_DEXTER,
-        code("termweight.experiments.ferreira.report"),
     output:
         [shown("ferreira", path) for path in FERREIRA_TABLES],
     params:
+        code=code("termweight.experiments.ferreira.report"),
         tracked=tracked("ferreira"),
         options=FERREIRA_OPTIONS,
     log:

@@ -45,10 +45,10 @@ rule forman_evaluate:
         weighting_file("pmi"),
         weighting_file("power"),
         weighting_file("probratio"),
-        code("termweight.experiments.forman"),
     output:
         directory("data/forman/evaluate/{key}"),
     params:
+        code=code("termweight.experiments.forman"),
         tracked=tracked("seed", "forman.folds", "forman.repeats", "forman.bases", "forman.scalings", "forman.C", "forman.max_iter", "forman.learners?"),
     log:
         "logs/forman/evaluate/{key}.log",
@@ -66,10 +66,10 @@ rule forman_select:
         "data/corpus/{key}/terms.txt",
         weighting_file("bns"),
         weighting_file("ig"),
-        code("termweight.experiments.forman"),
     output:
         directory("data/forman/select/{key}"),
     params:
+        code=code("termweight.experiments.forman"),
         tracked=tracked("seed", "forman.folds", "forman.repeats", "forman.C", "forman.max_iter", "forman.selection"),
     log:
         "logs/forman/select/{key}.log",
@@ -85,7 +85,6 @@ rule forman_report:
         expand("data/forman/evaluate/{key}", key=cfg("forman.datasets")),
         expand("data/forman/select/{key}", key=cfg("forman.datasets")),
         "src/termweight/experiments/forman/published.json",
-        code("termweight.experiments.forman.report"),
     output:
         "reports/figures/forman_fig1.pdf",
         shown("forman", "reports/figures/forman_fig1.png"),
@@ -111,6 +110,7 @@ rule forman_report:
         "reports/macros/forman.tex",
         shown("forman", "reports/metrics/forman.json"),
     params:
+        code=code("termweight.experiments.forman.report"),
         tracked=tracked("forman"),
     log:
         "logs/forman/report.log",

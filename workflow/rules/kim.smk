@@ -22,10 +22,10 @@ rule kim_split:
         item_path("data/corpus/{dataset}/counts.npz", "kim.datasets"),
         item_path("data/corpus/{dataset}/terms.txt", "kim.datasets"),
         item_path("data/corpus/{dataset}/meta.json", "kim.datasets"),
-        code("termweight.experiments.kim"),
     output:
         directory("data/kim/{key}/splits"),
     params:
+        code=code("termweight.experiments.kim"),
         tracked=tracked("seed", "kim.datasets.{key}", "kim.train_fraction?", "kim.stratified?"),
         dataset=item("kim.datasets", "dataset"),
     log:
@@ -44,10 +44,10 @@ rule kim_select:
         item_path("data/corpus/{dataset}/terms.txt", "kim.datasets"),
         "data/kim/{key}/splits",
         weighting_file("kim"),
-        code("termweight.experiments.kim"),
     output:
         directory("data/kim/{key}/select"),
     params:
+        code=code("termweight.experiments.kim"),
         tracked=tracked("seed", "kim.datasets.{key}", "kim.methods", "kim.base_scale?", "kim.validation", "kim.svm?", "kim.mixch?", "kim.minimax"),
         dataset=item("kim.datasets", "dataset"),
     log:
@@ -69,10 +69,10 @@ rule kim_fit:
         "data/kim/{key}/splits",
         "data/kim/{key}/select",
         weighting_file("kim"),
-        code("termweight.experiments.kim"),
     output:
         directory("data/kim/{key}/fit"),
     params:
+        code=code("termweight.experiments.kim"),
         tracked=tracked("kim.datasets.{key}", "kim.methods", "kim.base_scale?", "kim.svm?", "kim.mixch?", "kim.minimax"),
         dataset=item("kim.datasets", "dataset"),
     log:
@@ -92,10 +92,10 @@ rule kim_convergence:
         f"data/kim/{cfg('kim.convergence.dataset')}/splits",
         corpus_of(KIM_CONVERGENCE_CORPUS),
         weighting_file("kim"),
-        code("termweight.experiments.kim"),
     output:
         "data/kim/convergence.json",
     params:
+        code=code("termweight.experiments.kim"),
         tracked=tracked("kim.convergence", "kim.base_scale?", "kim.mixch?", "kim.minimax"),
         kim_convergence_dataset=cfg("kim.convergence.dataset"),
         kim_convergence_split=cfg("kim.convergence.split"),
@@ -117,11 +117,11 @@ rule kim_report:
         "data/kim/convergence.json",
         "src/termweight/experiments/kim/published.json",
         "benchmarks/results/probe_kim_single_sg.json",
-        code("termweight.experiments.kim.report"),
     output:
         "data/kim/runs.csv",
         [shown("kim", path) for path in KIM_REPORTS],
     params:
+        code=code("termweight.experiments.kim.report"),
         tracked=tracked("kim.datasets"),
     log:
         "logs/kim/report.log",

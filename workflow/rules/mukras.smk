@@ -23,10 +23,10 @@ rule mukras:
 rule mukras_split:
     input:
         MUKRAS_CORPORA,
-        code("termweight.experiments.mukras"),
     output:
         directory("data/mukras/splits"),
     params:
+        code=code("termweight.experiments.mukras"),
         tracked=tracked("seed", "mukras.datasets", "mukras.folds"),
     log:
         "logs/mukras/split.log",
@@ -43,10 +43,10 @@ rule mukras_score:
         "data/mukras/splits",
         weighting_file("chi2"),
         weighting_file("ig"),
-        code("termweight.experiments.mukras"),
     output:
         directory("data/mukras/scores"),
     params:
+        code=code("termweight.experiments.mukras"),
         tracked=tracked("seed", "mukras.selectors", "mukras.prp_columns"),
     log:
         "logs/mukras/score.log",
@@ -63,10 +63,10 @@ rule mukras_evaluate:
         MUKRAS_CORPORA,
         "data/mukras/splits",
         "data/mukras/scores",
-        code("termweight.experiments.mukras"),
     output:
         directory("data/mukras/evaluations"),
     params:
+        code=code("termweight.experiments.mukras"),
         tracked=tracked("seed", "mukras.features", "mukras.classifiers", "mukras.fh_selectors", "mukras.svm_C"),
     log:
         "logs/mukras/evaluate.log",
@@ -85,13 +85,13 @@ rule mukras_aggregate:
         "data/mukras/splits",
         "src/termweight/experiments/mukras/published.json",
         weighting_file("ig"),
-        code("termweight.experiments.mukras.report"),
     output:
         "data/mukras/results.csv",
         "data/mukras/curves.csv",
         "data/mukras/tests.csv",
         shown("mukras", "reports/metrics/mukras.json"),
     params:
+        code=code("termweight.experiments.mukras.report"),
         tracked=tracked("mukras.ranges", "mukras.alpha"),
     log:
         "logs/mukras/aggregate.log",
@@ -111,12 +111,12 @@ rule mukras_tables:
         "data/mukras/tests.csv",
         "src/termweight/experiments/mukras/published.json",
         weighting_file("ig"),
-        code("termweight.experiments.mukras.report"),
     output:
         shown("mukras", "reports/tables/mukras_table1.tex"),
         shown("mukras", "reports/tables/mukras_grid.tex"),
         shown("mukras", "reports/tables/mukras_example.tex"),
     params:
+        code=code("termweight.experiments.mukras.report"),
         tracked=tracked("mukras"),
     log:
         "logs/mukras/tables.log",
@@ -134,7 +134,6 @@ rule mukras_figures:
     input:
         "data/mukras/curves.csv",
         weighting_file("ig"),
-        code("termweight.experiments.mukras.report"),
     output:
         "reports/figures/mukras_fig4.pdf",
         shown("mukras", "reports/figures/mukras_fig4.png"),
@@ -143,6 +142,7 @@ rule mukras_figures:
         shown("mukras", "reports/figures/mukras_grid.png"),
         "reports/figures/mukras_grid.csv",
     params:
+        code=code("termweight.experiments.mukras.report"),
         tracked=tracked("mukras"),
     log:
         "logs/mukras/figures.log",
@@ -160,10 +160,10 @@ rule mukras_movers:
         "data/mukras/splits",
         "data/mukras/scores",
         weighting_file("ig"),
-        code("termweight.experiments.mukras.report"),
     output:
         shown("mukras", "reports/tables/mukras_movers.tex"),
     params:
+        code=code("termweight.experiments.mukras.report"),
         tracked=tracked("mukras"),
     log:
         "logs/mukras/movers.log",
@@ -182,10 +182,10 @@ rule mukras_macros:
         "data/mukras/splits",
         "src/termweight/experiments/mukras/published.json",
         weighting_file("ig"),
-        code("termweight.experiments.mukras.report"),
     output:
         "reports/macros/mukras.tex",
     params:
+        code=code("termweight.experiments.mukras.report"),
         tracked=tracked("mukras"),
     log:
         "logs/mukras/macros.log",

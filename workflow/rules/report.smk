@@ -18,10 +18,10 @@ PAPER_FILES = [path for p in declared_papers() for f in ("section.tex", "publish
 rule report_macros:
     input:
         "reports/metrics/{exp}.json",
-        code("termweight.experiments.report"),
     output:
         "reports/macros/{exp}.tex",
     params:
+        code=code("termweight.experiments.report"),
         tracked=tracked("experiments.{exp}"),
     log:
         "logs/report/macros_{exp}.log",
@@ -41,11 +41,11 @@ rule report:
         "src/termweight/experiments/registrations.yaml",
         PAPER_FILES,
         EXPERIMENT_REPORTS,
-        code("termweight.experiments.report"),
     output:
         [report(p, category="Report", caption="../report/paper_pdf.rst") if p.endswith(".pdf")
          else p for p in REPORT_OUTPUTS],
     params:
+        code=code("termweight.experiments.report"),
         tracked=config,  # the provenance line quotes the params hash
         committed=committed_results_digest(),
     log:
@@ -61,11 +61,11 @@ rule headlines:
         sorted(glob.glob("src/termweight/experiments/published/*.json")),
         [f for f in PAPER_FILES if f.endswith("published.json")],
         [f"reports/metrics/{exp}.json" for exp in EXPERIMENTS],
-        code("termweight.steps.headlines"),
     output:
         report("reports/headlines.json", category="Headline numbers",
                caption="../report/headlines.rst"),
     params:
+        code=code("termweight.steps.headlines"),
         tracked=tracked("experiments"),
         committed=committed_results_digest(),
     log:

@@ -8,14 +8,27 @@ names). The weighting modules of src/termweight/weightings/ are loaded by name a
 they enter only where a stage names them. The papers' declarations are found at run time too
 (``termweight.experiments.papers`` imports each package's ``paper.py``): a step that imports
 ``termweight.experiments.papers`` computes with every ``experiments/<paper>/paper.py`` and what
-those import. The Snakemake rules take their code inputs from here;
-tests/test_pipeline.py checks that each stage of dvc.yaml lists exactly these files.
+those import.
+
+Both tools rerun a step by a digest of those files, one per module (:func:`digests`): the `code`
+stage writes them to ``data/code.yaml`` (kept in git), which each stage of dvc.yaml reads as a
+params file (``data/code.yaml: [termweight/steps/column]``), and each Snakemake rule has the same
+digests as a param (``code("termweight.steps.column")`` in workflow/rules/common.smk). A comment
+edit in a file a step imports reruns it in both tools; an edit anywhere else reruns nothing.
+tests/test_pipeline.py checks that the committed file is this script's output and that each stage
+and its rule name the same modules.
+
+    python workflow/scripts/codefiles.py --log logs/code.log --src src --out data/code.yaml
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import functools
+import hashlib
+import os
+import sys
 from pathlib import Path
 
 RUNNER = "termweight.runner"
@@ -72,3 +85,59 @@ def code_files(*modules: str, src: str | Path = "src") -> list[str]:
             todo.extend(declarations)
     files = {str(_file(src, m)) for m in seen} - {str(src / "termweight" / "__init__.py")}
     return sorted(files)
+
+
+def key(module: str) -> str:
+    """A module's key in data/code.yaml: ``termweight.steps.column`` -> ``termweight/steps/column``
+    (DVC reads a dotted params key as a path into the file)."""
+    return module.replace(".", "/")
+
+
+def digest(module: str, src: str | Path = "src") -> str:
+    """MD5 over (path, content) of every file of :func:`code_files` ``(module)``."""
+    h = hashlib.md5()
+    for path in code_files(module, src=src):
+        rel = Path(path).relative_to(src).as_posix()
+        h.update(rel.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def modules(src: str | Path = "src") -> list[str]:
+    """Every module of src/termweight but the runner's and the package's own ``__init__``."""
+    src = Path(src)
+    out = []
+    for path in sorted((src / "termweight").rglob("*.py")):
+        parts = path.relative_to(src).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if len(parts) > 1 and parts[1] != "runner" and "__pycache__" not in parts:
+            out.append(".".join(parts))
+    return sorted(set(out))
+
+
+def digests(src: str | Path = "src") -> dict[str, str]:
+    """The key of every module (:func:`modules`) -> its :func:`digest`."""
+    return {key(m): digest(m, src) for m in modules(src)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="data/code.yaml: each module's code digest")
+    parser.add_argument("--src", default="src")
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--log", help="a line saying what was written")
+    args = parser.parse_args(argv)
+    text = ("# The code each step computes with, one MD5 per module over the files it imports\n"
+            "# (workflow/scripts/codefiles.py, the `code` stage): stages read it as a params file.\n"
+            + "".join(f"{k}: {v}\n" for k, v in digests(args.src).items()))
+    out = Path(args.out)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, out)
+    if args.log:
+        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.log).write_text(f"{out}: {text.count(chr(10)) - 2} module digests\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

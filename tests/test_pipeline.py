@@ -366,3 +366,38 @@ def test_the_source_has_no_import_cycle():
     for node in modules:
         if state.get(node) is None:
             visit(node, [node])
+
+
+def _rerun_by_code(edit: str, tmp_path) -> set[str]:
+    """The stages an edit of the file ``edit`` (a comment appended) makes out of date through
+    their code: those whose digests in data/code.yaml change, and those listing the file."""
+    import shutil
+
+    from codefiles import digests
+
+    src = tmp_path / "src"
+    shutil.copytree(REPO / "src", src, ignore=shutil.ignore_patterns("__pycache__"))
+    before = digests(src)
+    with open(tmp_path / edit, "a") as fh:
+        fh.write("# an edit\n")
+    changed = {k for k, v in digests(src).items() if before[k] != v}
+    return {name for name, stage in dvc_stages().items()
+            if set(stage["code"]) & changed or edit in stage["deps"]}
+
+
+def test_what_an_edit_reruns(tmp_path):
+    """docs/workflow.md's table, on this project's graph: a weighting module reruns the stages
+    computing with it (its benchmark columns, and the papers' and the slice's stages naming its
+    metric); a paper's claims module its report stages only; runner code nothing; a comment in a
+    core module every stage whose step imports it."""
+    stages = dvc_stages()
+    bns = _rerun_by_code("src/termweight/weightings/bns.py", tmp_path / "a")
+    assert bns == {n for n, s in stages.items() if "src/termweight/weightings/bns.py" in s["deps"]}
+    assert {n.split("@")[0] for n in bns} >= {"benchmark_column", "forman_evaluate"}
+    assert all(n.endswith("-bns") for n in bns if n.startswith("benchmark_column@"))
+    claims = _rerun_by_code("src/termweight/experiments/kim/claims.py", tmp_path / "b")
+    assert claims and all(n.startswith("kim_") for n in claims), sorted(claims)
+    assert not _rerun_by_code("src/termweight/runner/io.py", tmp_path / "c")
+    core = _rerun_by_code("src/termweight/encoding.py", tmp_path / "d")
+    assert {"benchmark_column@tr23-bns", "encode@tfidf"} <= core
+    assert not any(n.startswith(("prepare", "tokenize", "count", "split@")) for n in core)

@@ -91,6 +91,9 @@ def make_project(path: Path, params: dict) -> Path:
                     ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
     shutil.copytree(REPO / "src", path / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    # the code digests the stages read (data/code.yaml, in git as in a clone)
+    (path / "data").mkdir(exist_ok=True)
+    shutil.copy2(REPO / "data/code.yaml", path / "data/code.yaml")
     # committed measurements that stages read: the seconds of the benchmark's columns (its
     # report's cost table) and of Ferreira's selectors (the cost claim)
     # (every one dvc.yaml names)

@@ -257,9 +257,14 @@ def test_yaml_snippets_are_valid_params(path):
         for rel, body in tutorial_files(path).items():  # the tutorial's dataset declarations
             if rel.startswith("src/termweight/datasets/") and rel.endswith(".py"):
                 exec(compile(body, rel, "exec"), {"__name__": "tutorial"})
+        added = {Path(rel).stem for rel in tutorial_files(path)  # the page's weighting modules:
+                 if rel.startswith("src/termweight/weightings/")}  # tests/test_benchmark_tools.py
         for block in yaml_fragments(path):
             frag = yaml.safe_load(block)
             assert isinstance(frag, dict), block
+            if added and "modules" in frag.get("benchmark", {}):
+                frag["benchmark"]["modules"] = [m for m in frag["benchmark"]["modules"]
+                                                if m not in added]
             merged = merge_params(base, frag)
             config.validate(merged, schema, source=f"{path.name} snippet")
             config.check_names(merged, source=f"{path.name} snippet")

@@ -69,8 +69,10 @@ def _value(params, key):
 
 
 @functools.cache
-def snakemake_jobs(root: Path = REPO, targets=("all", "benchmark", "papers")) -> dict[str, dict]:
-    """Snakemake's jobs for ``targets`` (the default target, every paper and the benchmark), forced
+def snakemake_jobs(root: Path = REPO, targets=("all", "benchmark", "papers", "data/code.yaml")
+                   ) -> dict[str, dict]:
+    """Snakemake's jobs for ``targets`` (the default target, every paper, the benchmark and the
+    code digests), forced
     (every job, whatever is on disk): first output -> rule, command, inputs, outputs, params.
 
     Another project's jobs are read in a process of its own, on that project's ``src/``: a

@@ -2,7 +2,8 @@
 
 rule code:
     """data/code.yaml: each module's code digest (workflow/scripts/codefiles.py), which dvc.yaml's
-    stages read as a params file; the rules compute the same digests themselves (``code``)."""
+    stages read as a params file. No rule reads it (they compute the same digests themselves:
+    ``code``), so no target asks for it: `snakemake data/code.yaml` rewrites it."""
     input:
         sorted(glob.glob("src/termweight/**/*.py", recursive=True)),
         "workflow/scripts/codefiles.py",

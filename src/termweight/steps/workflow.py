@@ -1,5 +1,4 @@
-"""The workflow as a whole: ``run`` (Snakemake on targets), ``dvc-yaml`` (dvc.yaml from the
-stage declaration) and ``code-digest`` (a stage's code as one file, for DVC)."""
+"""The workflow as a whole: ``run`` (Snakemake on targets)."""
 
 from __future__ import annotations
 

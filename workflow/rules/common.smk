@@ -24,12 +24,16 @@ wildcard_constraints:
     key="[^/]+",
 
 
-@functools.cache
 def code(*modules):
     """The code ``modules`` compute with, as a param: each module's digest over the files of
     src/termweight it imports (workflow/scripts/codefiles.py), so that an edit of those files
     reruns the job, and of no other file. dvc.yaml's stage reads the same digests from
-    data/code.yaml, the `code` rule's output."""
+    data/code.yaml, the `code` rule's output. Computed for the jobs a run needs only."""
+    return lambda wildcards: digests_of(modules)
+
+
+@functools.cache
+def digests_of(modules):
     return {key(m): digest(m, src="src") for m in modules}
 
 
@@ -130,8 +134,8 @@ def item_path(template, section):
 def prepare_code(wildcards):
     """The prepare step's code and that of the module declaring the dataset."""
     kind = "text" if wildcards.dataset in CORPORA.get("text", {}) else "vectors"
-    return code("termweight.steps.data",
-                f"termweight.datasets.{CORPORA[kind][wildcards.dataset]['module']}")
+    return digests_of(("termweight.steps.data",
+                       f"termweight.datasets.{CORPORA[kind][wildcards.dataset]['module']}"))
 
 
 def experiment_corpus(wildcards):

@@ -41,16 +41,30 @@ def _file(src: Path, module: str) -> Path | None:
     return path.with_suffix(".py") if path.with_suffix(".py").is_file() else None
 
 
+def _statements(nodes):
+    """Every statement in ``nodes`` and the blocks they hold (an import is a statement: the
+    expressions, most of a tree, are not visited)."""
+    todo = list(nodes)
+    while todo:
+        node = todo.pop()
+        yield node
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            sub = getattr(node, block, None)
+            if isinstance(sub, list):
+                todo.extend(sub)
+
+
 @functools.cache
 def _imports(src: Path, module: str) -> frozenset[str]:
     path = _file(src, module)
-    tree = ast.parse(path.read_text())
+    text = path.read_text()
+    tree = ast.parse(text)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    hidden = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+    hidden = {id(n) for node in _statements(tree.body) if isinstance(node, ast.If)
               and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
-              for part in node.body for n in ast.walk(part)}
+              for n in _statements(node.body)} if "TYPE_CHECKING" in text else set()
     found = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if id(node) in hidden:
             continue
         if isinstance(node, ast.Import):

@@ -93,14 +93,27 @@ def declare(paper: Paper) -> Paper:
     return paper
 
 
+_SEEN: set[str] = set()  # the modules ``papers`` looked at already
+
+
 def papers() -> dict[str, Paper]:
-    """Every paper, in report order (imports every module of ``termweight.experiments``)."""
+    """Every paper, in report order: imports each package's ``paper.py`` and each other module of
+    ``termweight.experiments`` whose source calls ``declare`` (the rest, the benchmark's and the
+    report's modules, are left unimported: they declare nothing and import pandas and SciPy)."""
     from termweight import experiments
 
     for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{experiments.__name__}.{info.name}")
-        if info.ispkg and (Path(module.__file__).parent / "paper.py").exists():
-            importlib.import_module(f"{module.__name__}.paper")  # the package's declaration
+        name = f"{experiments.__name__}.{info.name}"
+        if name in _SEEN:
+            continue
+        _SEEN.add(name)
+        where = Path(info.module_finder.path) / info.name
+        if info.ispkg and (where / "paper.py").exists():
+            importlib.import_module(f"{name}.paper")  # the package's declaration
+            continue
+        source = where / "__init__.py" if info.ispkg else where.with_suffix(".py")
+        if "declare" in source.read_text(encoding="utf-8"):
+            importlib.import_module(name)
     return dict(sorted(_PAPERS.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 

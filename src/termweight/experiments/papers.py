@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,8 +99,9 @@ _SEEN: set[str] = set()  # the modules ``papers`` looked at already
 
 def papers() -> dict[str, Paper]:
     """Every paper, in report order: imports each package's ``paper.py`` and each other module of
-    ``termweight.experiments`` whose source calls ``declare`` (the rest, the benchmark's and the
-    report's modules, are left unimported: they declare nothing and import pandas and SciPy)."""
+    ``termweight.experiments`` whose source names ``declare`` (the word; the rest, the benchmark's
+    and the report's modules, are left unimported: they declare nothing and import pandas and
+    SciPy)."""
     from termweight import experiments
 
     for info in sorted(pkgutil.iter_modules(experiments.__path__), key=lambda i: i.name):
@@ -112,7 +114,7 @@ def papers() -> dict[str, Paper]:
             importlib.import_module(f"{name}.paper")  # the package's declaration
             continue
         source = where / "__init__.py" if info.ispkg else where.with_suffix(".py")
-        if "declare" in source.read_text(encoding="utf-8"):
+        if re.search(r"\bdeclare\b", source.read_text(encoding="utf-8")):
             importlib.import_module(name)
     return dict(sorted(_PAPERS.items(), key=lambda kv: (kv[1].order, kv[0])))
 

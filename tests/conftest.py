@@ -204,11 +204,11 @@ def slice_reported(tmp_path_factory, slice_smk) -> Path:
 @pytest.fixture(scope="session")
 def tiny_bench_dvc(tmp_path_factory, mirror) -> Path:
     """``workflow_utils.TINY_BENCHMARK`` after ``dvc repro benchmark_report``; its log beside it."""
-    from workflow_utils import make_project, run, tiny_benchmark_params
+    from workflow_utils import BENCH, make_project, run, tiny_benchmark_params
 
     def build(path):
         make_project(path, tiny_benchmark_params(mirror))
-        res = run(["dvc", "repro", "benchmark_report"], path, timeout=900)
+        res = run(["dvc", "repro", f"{BENCH}benchmark_report"], path, timeout=900)
         path.with_suffix(".log").write_text(res.stdout + res.stderr)
 
     return shared_project(tmp_path_factory, "tiny_bench_dvc", build)

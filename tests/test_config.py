@@ -66,7 +66,7 @@ def test_params_file_elsewhere_is_checked_against_this_checkouts_schema(tmp_path
 
 
 @pytest.mark.parametrize("rel", ["params.yaml", "workflow/schemas/params.schema.yaml",
-                                 "dvc.yaml", "envs/termweight.yaml"])
+                                 "dvc.yaml", "workflow/benchmark/dvc.yaml", "envs/termweight.yaml"])
 def test_libyaml_reader_equals_the_pure_python_strict_reader(rel):
     """read_yaml parses with libyaml (fast) under the same strict rules as StrictLoader."""
     from termweight.runner.config import StrictLoader, _FastLoader, read_yaml

@@ -4,7 +4,8 @@
 - ```bash blocks: every command runs. Workflow commands that would compute for minutes or hours
   are checked without computing: `snakemake ...` as a dry run (`-n`: its targets, rules and DAG
   must resolve), `dvc repro STAGES` as `dvc status STAGES` (the stages must exist and their
-  pipeline must resolve), `restore-from-dvc STAGES -- TARGETS` as both. The README's quick-start block is
+  pipeline must resolve), `restore-from-dvc STAGES -- TARGETS` as both; `dvc dag ...` (it
+  writes nothing) runs as written. The README's quick-start block is
   run whole by tests/test_quickstart.py and .ci/run, so it is skipped here.
 - ```yaml blocks that are params.yaml fragments are merged into params.yaml and validated
   against the schema.
@@ -166,6 +167,8 @@ def plan(argvs: list[list[str]]) -> tuple[dict, list[str], list[list[str]]]:
             add([], args[cut + 1:])
         elif prog == "python" or prog.endswith("/python"):
             others.append([sys.executable, *argv[1:]])
+        elif prog == "dvc" and argv[1] == "dag":  # reads the graph, writes nothing: run it
+            others.append(argv)
         else:
             pytest.fail(f"no rule to check the documented command {shlex.join(argv)!r}: add one to "
                         "tests/test_doc_snippets.py")
@@ -175,7 +178,7 @@ def plan(argvs: list[list[str]]) -> tuple[dict, list[str], list[list[str]]]:
 def checks(argvs: list[list[str]]) -> list[list[str]]:
     """The commands that check ``argvs``: `snakemake ...` as a dry run (`-n`: its targets, rules
     and DAG must resolve), `dvc repro STAGES` as `dvc status STAGES`, `restore-from-dvc STAGES --
-    TARGETS` as both, `python ...` for real."""
+    TARGETS` as both, `python ...` and `dvc dag ...` for real."""
     snakemake, stages, others = plan(argvs)
     return ([["snakemake", *targets, *opts, "-n", "--quiet", "rules"]  # --quiet takes words
              for opts, targets in snakemake.items()]

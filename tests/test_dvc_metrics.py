@@ -44,6 +44,9 @@ def test_only_the_headlines_are_dvc_metrics():
     with_metrics = {name for name, st in dvc["stages"].items()
                     if "metrics" in st or "metrics" in st.get("do", {})}
     assert with_metrics == {"headlines"}
+    bench = yaml.safe_load((REPO / "workflow/benchmark/dvc.yaml").read_text())  # none there
+    assert "metrics" not in bench and not any("metrics" in st.get("do", st)
+                                              for st in bench["stages"].values())
     assert dvc["stages"]["headlines"]["metrics"] == [{"reports/headlines.json": {"cache": False}}]
     # each full metrics file is still an output of its stage, uncached (git carries it)
     outs = {}

@@ -70,6 +70,9 @@ def test_a_new_dataset_and_experiment_as_the_page_says(slice_smk, tmp_path):
     table = root / f"reports/tables/{exp}.tex"
     made_by_snakemake = table.read_bytes()
     add_experiment_stages(root, exp)
+    # the new module's digest: the `code` stage adds its key to data/code.yaml (`dvc repro` runs
+    # it first; Snakemake's rules compute the digests themselves)
+    run_in(root, ["dvc", "repro", "--single-item", "code"])
     assert not graph_problems(root, only={"prepare", "tokenize", "count", "split", "stats",
                                           *(f"{s}_{exp}" for s in ("score", "encode", "train",
                                                                   "predict", "evaluate")),

@@ -27,8 +27,8 @@ TARGETS = {"all", "experiments", "papers", "benchmark", "esuli", "mukras", "form
 
 @functools.cache
 def dvc_stages(root: Path = REPO) -> dict[str, dict]:
-    """DVC's stages as DVC itself resolves dvc.yaml: name -> cmd, deps, outs, params (values),
-    code (the digests it reads from data/code.yaml)."""
+    """DVC's stages as DVC itself resolves dvc.yaml and workflow/benchmark/dvc.yaml: name -> cmd,
+    deps, outs, params (values), code (the digests it reads from data/code.yaml)."""
     from dvc.repo import Repo
 
     params = yaml.safe_load((root / "params.yaml").read_text())
@@ -46,7 +46,7 @@ def dvc_stages(root: Path = REPO) -> dict[str, dict]:
                             keys[key] = value
                     if not dep.params:
                         keys["params.yaml"] = params
-            out[stage.addressing] = {
+            out[stage.name] = {  # unique across the dvc.yaml files
                 "cmd": stage.cmd,
                 "deps": {str(Path(d.def_path)) for d in stage.deps if not hasattr(d, "params")},
                 "outs": {str(Path(o.def_path)) for o in stage.outs},

@@ -77,6 +77,12 @@ def run(cmd, cwd, check=True, timeout=900):
     return res
 
 
+#: the pipeline's two dvc.yaml files: the root's and the benchmark's (a dvc.lock of its own)
+DVC_FILES = ("dvc.yaml", "workflow/benchmark/dvc.yaml")
+#: how DVC names a stage of the benchmark's file from the repository's root
+BENCH = "workflow/benchmark/dvc.yaml:"
+
+
 def make_project(path: Path, params: dict) -> Path:
     """Copy the workflow and library sources into ``path`` with its own params.yaml.
 
@@ -87,8 +93,8 @@ def make_project(path: Path, params: dict) -> Path:
     for name in ("Snakefile", "dvc.yaml", ".dvcignore"):
         shutil.copy2(REPO / name, path / name)
     shutil.copytree(REPO / "envs", path / "envs")
-    shutil.copytree(REPO / "workflow", path / "workflow",
-                    ignore=shutil.ignore_patterns("__pycache__", ".snakemake*"))
+    shutil.copytree(REPO / "workflow", path / "workflow",  # with the benchmark's dvc.yaml
+                    ignore=shutil.ignore_patterns("__pycache__", ".snakemake*", "dvc.lock"))
     shutil.copytree(REPO / "src", path / "src",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     # the code digests the stages read (data/code.yaml, in git as in a clone)
@@ -98,8 +104,8 @@ def make_project(path: Path, params: dict) -> Path:
     # report's cost table) and of Ferreira's selectors (the cost claim)
     # (every one dvc.yaml names)
     (path / "benchmarks/results").mkdir(parents=True, exist_ok=True)
-    for name in sorted(set(re.findall(r"benchmarks/results/([\w.-]+)",
-                                      (REPO / "dvc.yaml").read_text()))):
+    for name in sorted({n for f in DVC_FILES for n in re.findall(r"benchmarks/results/([\w.-]+)",
+                                                                   (REPO / f).read_text())}):
         shutil.copy2(REPO / "benchmarks/results" / name, path / "benchmarks/results" / name)
     # the hand-written LaTeX report (reports/paper.tex, reports/sections/)
     (path / "reports").mkdir(exist_ok=True)
@@ -132,8 +138,11 @@ def add_experiment_stages(root: Path, exp: str) -> None:
 
 
 def copy_lock(src: Path, dest: Path) -> None:
-    """What git keeps of a DVC run besides its committed outputs: dvc.lock."""
-    shutil.copy2(src / "dvc.lock", dest / "dvc.lock")
+    """What git keeps of a DVC run besides its committed outputs: its dvc.lock files."""
+    for f in DVC_FILES:
+        lock = Path(f).with_name("dvc.lock")
+        if (src / lock).exists():
+            shutil.copy2(src / lock, dest / lock)
 
 
 def copy_project(src: Path, dest: Path) -> Path:
